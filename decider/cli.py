@@ -1,0 +1,234 @@
+"""The `decider` command line: train, eval, demo, corpus."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+EXAMPLE = {
+    "context": (
+        "Pump 3 is running. If pump 3 is running, then valve 7 is open. "
+        "Whenever valve 7 is open, tank 2 is pressurized. "
+        "By default, the mode of line 4 is automatic. "
+        "If tank 2 is pressurized, then the mode of line 4 is maintenance. "
+        "Fan 5 is not enabled."
+    ),
+    "questions": [
+        {"id": "pump_running", "text": "Is pump 3 running?", "type": "boolean"},
+        {"id": "valve_open", "text": "Is valve 7 open?", "type": "boolean"},
+        {"id": "tank_pressurized", "text": "Is tank 2 pressurized?", "type": "boolean"},
+        {"id": "line_mode", "text": "What is the mode of line 4?", "type": "categorical",
+         "options": ["manual", "automatic", "maintenance"]},
+        {"id": "fan_enabled", "text": "Is fan 5 enabled?", "type": "boolean"},
+    ],
+}
+
+
+def _questions(records):
+    from decider.engine.corpus import Question
+    return [Question(q["id"], q["text"], q["type"], tuple(q.get("options", ()))) for q in records]
+
+
+def cmd_train(args) -> int:
+    import yaml
+
+    from decider.engine.train import TrainConfig, train
+
+    raw = yaml.safe_load(Path(args.config).read_text()) if args.config else {}
+    overrides = {k: v for k, v in {
+        "out": args.out, "init": args.init, "time_limit_min": args.time_limit_min,
+        "threads": args.threads, "seed": args.seed, "batch_size": args.batch_size, "lr": args.lr,
+    }.items() if v is not None}
+    if args.data:
+        overrides["data"] = args.data
+    if args.no_corpus:
+        overrides["use_corpus"] = False
+    if args.examples:
+        stages = raw.get("stages") or [{"max_links": 5, "examples": args.examples}]
+        overrides["stages"] = [{**stages[-1], "examples": args.examples}]
+    cfg = TrainConfig(**{**raw, **overrides})
+    t0 = time.time()
+    train(cfg, progress=not args.quiet)
+    print(f"trained in {time.time() - t0:.0f} s; checkpoint in {cfg.out}")
+    return 0
+
+
+def cmd_eval(args) -> int:
+    import json as _json
+
+    from decider.engine.checkpoint import load_checkpoint
+    from decider.engine.evaluate import calibrate, evaluate, held_out_sets
+
+    if args.threads:
+        import torch
+        torch.set_num_threads(args.threads)
+    ckpt = load_checkpoint(args.checkpoint)
+    log = (lambda m: print(m, file=sys.stderr)) if not args.quiet else None
+    if args.fit_temperature:
+        sets = held_out_sets("validation", args.sets)
+        t = calibrate(ckpt, sets, args.threshold)
+        folder = Path(args.checkpoint) if args.checkpoint else None
+        from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+        folder = folder or DEFAULT_CHECKPOINT
+        (folder / "calibration.json").write_text(_json.dumps({"temperature": t, "fitted_on": f"validation:{args.sets}"}, indent=2) + "\n")
+        print(_json.dumps({"temperature": t, "sets": args.sets}))
+        return 0
+    if args.data:
+        from decider.engine.dataset import load_jsonl
+        sets = load_jsonl(args.data)[: args.sets]
+    else:
+        sets = held_out_sets(args.split, args.sets)
+    t0 = time.time()
+    report = evaluate(ckpt, sets, policies=args.policies.split(","), threshold=args.threshold,
+                      with_oracle=not args.no_oracle, progress=log)
+    report["settings"].update(split=args.split if not args.data else str(args.data), seconds=round(time.time() - t0))
+    if args.json:
+        print(_json.dumps(report))
+    else:
+        for policy in args.policies.split(","):
+            r = report[policy]
+            print(f"{policy:12s} item {r['per_item_accuracy']:.4f}  all {r['all_correct']:.4f}  "
+                  f"chained {r['all_correct_chained']}  passes {r['forward_passes_mean']:.2f}  ece {r['ece']:.4f}")
+        if "oracle" in report:
+            print(f"{'oracle':12s} item {report['oracle']['per_item_accuracy']:.4f}  "
+                  f"flip sensitivity {report['oracle']['flip_sensitivity']:.4f}")
+    if args.out:
+        Path(args.out).write_text(_json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from decider.engine.checkpoint import load_checkpoint
+    from decider.engine.decode import decode
+
+    ckpt = load_checkpoint(args.checkpoint)
+    request = json.loads(Path(args.file).read_text()) if args.file else EXAMPLE
+    questions = _questions(request["questions"])
+    enc = ckpt.tokenizer.encode(request["context"], questions)
+    t0 = time.perf_counter()
+    (result,) = decode(ckpt.model, [enc], policy=args.policy, threshold=args.threshold,
+                       temperature=ckpt.temperature, pad_id=ckpt.tokenizer.pad)
+    ms = (time.perf_counter() - t0) * 1000
+    from decider.engine.tokenizer import answer_classes
+    print(f"context: {request['context']}\n")
+    for q, slot in zip(questions, result.slots):
+        choice = q.choices[answer_classes(q).index(slot.answer_class)]
+        print(f"  {q.id:18s} {choice:12s} confidence {slot.confidence:.3f}  step {slot.step}   {q.text}")
+    print(f"\n{result.forward_passes} forward passes, {ms:.1f} ms on {ckpt.name} ({args.policy})")
+    return 0
+
+
+def cmd_corpus(args) -> int:
+    from decider.engine.corpus import CorpusSpec, make_sets
+    from decider.engine.dataset import to_record
+
+    out = open(args.out, "w") if args.out else sys.stdout
+    for s in make_sets(CorpusSpec(split=args.split, max_links=args.max_links), args.sets):
+        out.write(json.dumps(to_record(s)) + "\n")
+    return 0
+
+
+def cmd_export(args) -> int:
+    import shutil
+
+    import torch
+
+    from decider.engine.checkpoint import load_checkpoint, save_checkpoint
+
+    ckpt = load_checkpoint(args.checkpoint)
+    out = save_checkpoint(ckpt, args.out, dtype=torch.bfloat16 if args.dtype == "bf16" else torch.float32)
+    src = Path(args.checkpoint) / "calibration.json"
+    if src.is_file():
+        shutil.copyfile(src, out / "calibration.json")
+    print(f"exported {args.checkpoint} -> {out} ({args.dtype})")
+    return 0
+
+
+def cmd_card(args) -> int:
+    from decider.engine.card import write_card
+    from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+
+    folder = Path(args.checkpoint) if args.checkpoint else DEFAULT_CHECKPOINT
+    path = write_card(folder, json.loads(Path(args.test).read_text()), json.loads(Path(args.novel).read_text()))
+    print(f"wrote {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="decider", description="joint decisions over related questions")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    t = sub.add_parser("train", help="train a checkpoint (masked diffusion over answer slots)")
+    t.add_argument("--config", help="YAML training config (e.g. engine/configs/decider-small.yaml)")
+    t.add_argument("--out", help="checkpoint folder (resumes if it holds a training state)")
+    t.add_argument("--init", help="'minilm', 'random' or a checkpoint folder to fine-tune")
+    t.add_argument("--data", nargs="+", type=Path, help="team JSONL files of labelled decision sets")
+    t.add_argument("--no-corpus", action="store_true", help="train on --data alone")
+    t.add_argument("--examples", type=int, help="train on this many sets (one stage)")
+    t.add_argument("--time-limit-min", type=float, help="stop and save after this many minutes")
+    t.add_argument("--threads", type=int)
+    t.add_argument("--seed", type=int)
+    t.add_argument("--batch-size", type=int)
+    t.add_argument("--lr", type=float)
+    t.add_argument("--quiet", action="store_true")
+    t.set_defaults(func=cmd_train)
+
+    e = sub.add_parser("eval", help="accuracy, all-correct, forward passes and ECE per policy")
+    e.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
+    e.add_argument("--split", default="test", choices=["validation", "test", "novel"])
+    e.add_argument("--data", type=Path, help="evaluate on a JSONL file of labelled sets instead")
+    e.add_argument("--sets", type=int, default=2000)
+    e.add_argument("--policies", default="parallel,sequential,independent")
+    e.add_argument("--threshold", type=float, default=0.9, help="parallel commit threshold")
+    e.add_argument("--no-oracle", action="store_true", help="skip the oracle/flip diagnostic")
+    e.add_argument("--fit-temperature", action="store_true",
+                   help="fit the temperature on the validation split and write calibration.json")
+    e.add_argument("--json", action="store_true")
+    e.add_argument("--out", help="also write the report to this file")
+    e.add_argument("--threads", type=int)
+    e.add_argument("--quiet", action="store_true")
+    e.set_defaults(func=cmd_eval)
+
+    d = sub.add_parser("demo", help="answer a built-in example (or --file request.json) in-process")
+    d.add_argument("--checkpoint")
+    d.add_argument("--file")
+    d.add_argument("--policy", default="parallel", choices=["parallel", "sequential"])
+    d.add_argument("--threshold", type=float, default=0.9)
+    d.set_defaults(func=cmd_demo)
+
+    c = sub.add_parser("corpus", help="write generated decision sets as JSONL (the --data format)")
+    c.add_argument("--split", default="train", choices=["train", "validation", "test", "novel"])
+    c.add_argument("--sets", type=int, default=10)
+    c.add_argument("--max-links", type=int, default=5)
+    c.add_argument("--out")
+    c.set_defaults(func=cmd_corpus)
+    x = sub.add_parser("export", help="copy a checkpoint with its weights in bf16 (what ships)")
+    x.add_argument("--checkpoint", required=True)
+    x.add_argument("--out", required=True)
+    x.add_argument("--dtype", default="bf16", choices=["bf16", "fp32"])
+    x.set_defaults(func=cmd_export)
+
+    k = sub.add_parser("card", help="write MODEL_CARD.md from eval reports")
+    k.add_argument("--checkpoint")
+    k.add_argument("--test", required=True)
+    k.add_argument("--novel", required=True)
+    k.set_defaults(func=cmd_card)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from decider.engine.checkpoint import CheckpointError
+    from decider.engine.tokenizer import DecisionInputError
+    try:
+        return args.func(args)
+    except (CheckpointError, DecisionInputError, ValueError, FileNotFoundError) as e:
+        print(f"decider: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

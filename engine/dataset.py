@@ -1,0 +1,99 @@
+"""Team-labelled decision sets in JSONL, for `decider train --data` and `decider eval --data`.
+
+One JSON object per line:
+
+    {"context": "Pump 3 is running. If pump 3 is running, then valve 7 is open.",
+     "questions": [{"id": "q1", "text": "Is valve 7 open?", "type": "boolean"},
+                   {"id": "q2", "text": "What is the mode of line 4?", "type": "categorical",
+                    "options": ["manual", "automatic"]}],
+     "answers": {"q1": "yes", "q2": "automatic"}}
+
+Errors name the file, the line and the field to fix.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+from decider.engine.corpus import DecisionSet, Question
+from decider.engine.tokenizer import MAX_OPTIONS, MAX_QUESTIONS
+
+
+class QuestionRecord(BaseModel):
+    id: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    type: Literal["boolean", "categorical"]
+    options: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _options(self):
+        if self.type == "categorical":
+            if not 2 <= len(self.options) <= MAX_OPTIONS:
+                raise ValueError(f"question '{self.id}': categorical question needs 2..{MAX_OPTIONS} "
+                                 f"options, got {len(self.options)}")
+            if len(set(self.options)) != len(self.options):
+                raise ValueError(f"question '{self.id}': options must be distinct")
+        elif self.options:
+            raise ValueError(f"question '{self.id}': a boolean question takes no options")
+        return self
+
+
+class LabelledSet(BaseModel):
+    context: str = Field(min_length=1)
+    questions: list[QuestionRecord] = Field(min_length=1, max_length=MAX_QUESTIONS)
+    answers: dict[str, str]
+
+    @model_validator(mode="after")
+    def _answers(self):
+        ids = [q.id for q in self.questions]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"question ids must be unique, got {ids}")
+        for q in self.questions:
+            if q.id not in self.answers:
+                raise ValueError(f"answers: no answer for question '{q.id}'")
+            allowed = ["yes", "no"] if q.type == "boolean" else q.options
+            if self.answers[q.id] not in allowed:
+                raise ValueError(f"answers.{q.id}: '{self.answers[q.id]}' is not one of {allowed}")
+        return self
+
+    def to_set(self) -> DecisionSet:
+        questions = [Question(q.id, q.text, q.type, tuple(q.options)) for q in self.questions]
+        answers = [q.choices.index(self.answers[q.id]) for q in questions]
+        n = len(questions)
+        return DecisionSet([self.context], questions, answers, [0] * n, [None] * n, chained=False, domain="data")
+
+
+def load_jsonl(path: str | Path) -> list[DecisionSet]:
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such data file")
+    sets = []
+    with path.open(encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                sets.append(LabelledSet.model_validate(json.loads(line)).to_set())
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}:{lineno}: not valid JSON ({e.msg})") from None
+            except ValidationError as e:
+                err = e.errors()[0]
+                where = ".".join(str(p) for p in err["loc"]) or "record"
+                raise ValueError(f"{path}:{lineno}: {where}: {err['msg']}") from None
+    if not sets:
+        raise ValueError(f"{path}: no decision sets in the file")
+    return sets
+
+
+def to_record(s: DecisionSet) -> dict:
+    """A DecisionSet as one JSONL record (the same format load_jsonl reads)."""
+    return {
+        "context": s.context,
+        "questions": [{"id": q.id, "text": q.text, "type": q.kind, **({"options": list(q.options)} if q.options else {})}
+                      for q in s.questions],
+        "answers": {q.id: q.choices[a] for q, a in zip(s.questions, s.answers)},
+    }

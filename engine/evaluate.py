@@ -1,0 +1,158 @@
+"""`decider eval`: accuracy, all-correct rate, forward passes and calibration per policy.
+
+Per policy (parallel, sequential, independent) on N held-out sets:
+  per_item_accuracy      share of questions answered right
+  all_correct            share of sets with every answer right
+  all_correct_chained    the same on chained sets only
+  all_correct_8_chained  the same on chained sets of exactly 8 questions
+  forward_passes_mean    block forward passes per set (independent: one per question)
+  forward_passes_8       the same on 8-question sets
+  ece                    expected calibration error (15 bins) of per-item confidence
+  by_depth               per-item accuracy by the question's rule-chain depth
+Diagnostic `oracle`: each slot predicted with every other slot revealed (true answers),
+and `flip_sensitivity`: how often revealing flipped answers instead changes a prediction.
+If the model ignores the slots, oracle equals independent and sensitivity is ~0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from decider.engine.calibration import expected_calibration_error, fit_temperature
+from decider.engine.checkpoint import Checkpoint
+from decider.engine.corpus import CorpusSpec, DecisionSet, make_sets
+from decider.engine.decode import BlockResult, decode, decode_revealed
+from decider.engine.tokenizer import answer_classes
+
+SPLIT_COUNTS_MIN = 1
+
+
+@dataclass
+class Scored:
+    sets: list[DecisionSet]
+    correct: list[list[bool]]
+    confidence: list[list[float]]
+    distributions: list[list[list[float]]]
+    passes: list[int]
+
+
+def _batched(items: list, size: int):
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold: float,
+               temperature: float, batch_size: int = 32) -> Scored:
+    tok, model = ckpt.tokenizer, ckpt.model
+    order = sorted(range(len(sets)), key=lambda i: len(sets[i].context))  # length buckets
+    results: dict[int, list[BlockResult]] = {}
+    if policy == "independent":
+        jobs = [(i, q) for i in order for q in range(len(sets[i].questions))]
+        for chunk in _batched(jobs, batch_size * 4):
+            encs = tok.encode_batch([(sets[i].context, [sets[i].questions[q]]) for i, q in chunk])
+            out = decode(model, encs, policy="sequential", temperature=temperature, pad_id=tok.pad)
+            for (i, _), r in zip(chunk, out):
+                results.setdefault(i, []).append(r)
+    else:
+        for chunk in _batched(order, batch_size):
+            encs = tok.encode_batch([(sets[i].context, sets[i].questions) for i in chunk])
+            out = decode(model, encs, policy=policy, threshold=threshold, temperature=temperature, pad_id=tok.pad)
+            for i, r in zip(chunk, out):
+                results[i] = [r]
+    scored = Scored(sets, [], [], [], [])
+    for i, s in enumerate(sets):
+        slots = [slot for r in results[i] for slot in r.slots]
+        truth = [answer_classes(q)[a] for q, a in zip(s.questions, s.answers)]
+        scored.correct.append([sl.answer_class == t for sl, t in zip(slots, truth)])
+        scored.confidence.append([sl.confidence for sl in slots])
+        scored.distributions.append([sl.distribution for sl in slots])
+        scored.passes.append(sum(r.forward_passes for r in results[i]))
+    return scored
+
+
+def summarise(sc: Scored) -> dict:
+    items = [c for cs in sc.correct for c in cs]
+    chained = [i for i, s in enumerate(sc.sets) if s.chained]
+    eight = [i for i, s in enumerate(sc.sets) if len(s.questions) == 8]
+    eight_chained = [i for i in chained if len(sc.sets[i].questions) == 8]
+    by_depth: dict[int, list[bool]] = {}
+    for s, cs in zip(sc.sets, sc.correct):
+        for d, c in zip(s.depth, cs):
+            by_depth.setdefault(d, []).append(c)
+
+    def rate(idx):
+        return round(sum(all(sc.correct[i]) for i in idx) / len(idx), 4) if idx else None
+
+    return {
+        "sets": len(sc.sets),
+        "items": len(items),
+        "per_item_accuracy": round(sum(items) / len(items), 4),
+        "all_correct": rate(range(len(sc.sets))),
+        "all_correct_chained": rate(chained),
+        "all_correct_8_chained": rate(eight_chained),
+        "forward_passes_mean": round(sum(sc.passes) / len(sc.passes), 3),
+        "forward_passes_8": round(sum(sc.passes[i] for i in eight) / len(eight), 3) if eight else None,
+        "ece": round(expected_calibration_error([c for cs in sc.confidence for c in cs], items), 4),
+        "by_depth": {d: round(sum(v) / len(v), 4) for d, v in sorted(by_depth.items())},
+    }
+
+
+def oracle(ckpt: Checkpoint, sets: list[DecisionSet], temperature: float, batch_size: int = 32,
+           seed: int = 0) -> dict:
+    """Accuracy with every other answer revealed, and the flip test."""
+    tok, rng = ckpt.tokenizer, random.Random(seed)
+    hits = changed = total = 0
+    chained_hits = chained_total = 0
+    for chunk in _batched([s for s in sets if len(s.questions) > 1], batch_size):
+        encs = tok.encode_batch([(s.context, s.questions) for s in chunk])
+        truth = [[answer_classes(q)[a] for q, a in zip(s.questions, s.answers)] for s in chunk]
+        flipped = [[rng.choice([c for c in answer_classes(q) if c != t]) for q, t in zip(s.questions, ts)]
+                   for s, ts in zip(chunk, truth)]
+        true_rev = decode_revealed(ckpt.model, encs, truth, temperature=temperature, pad_id=tok.pad)
+        flip_rev = decode_revealed(ckpt.model, encs, flipped, temperature=temperature, pad_id=tok.pad)
+        for s, ts, pt, pf, enc in zip(chunk, truth, true_rev, flip_rev, encs):
+            for i, t in enumerate(ts):
+                a_true = enc.allowed[i][int(pt[i][enc.allowed[i]].argmax())]
+                a_flip = enc.allowed[i][int(pf[i][enc.allowed[i]].argmax())]
+                hits += a_true == t
+                changed += a_true != a_flip
+                total += 1
+                if s.chained:
+                    chained_hits += a_true == t
+                    chained_total += 1
+    return {"per_item_accuracy": round(hits / max(total, 1), 4),
+            "per_item_accuracy_chained": round(chained_hits / max(chained_total, 1), 4),
+            "flip_sensitivity": round(changed / max(total, 1), 4), "items": total}
+
+
+def held_out_sets(split: str, n: int) -> list[DecisionSet]:
+    if split == "validation" or split == "test" or split == "novel":
+        return make_sets(CorpusSpec(split=split, max_links=5), n)
+    raise ValueError(f"eval split must be validation, test or novel, got {split!r}")
+
+
+def evaluate(ckpt: Checkpoint, sets: list[DecisionSet], policies=("parallel", "sequential", "independent"),
+             threshold: float = 0.9, with_oracle: bool = True, batch_size: int = 32, progress=None) -> dict:
+    report = {}
+    for policy in policies:
+        if progress:
+            progress(f"policy {policy} on {len(sets)} sets")
+        report[policy] = summarise(run_policy(ckpt, sets, policy, threshold, ckpt.temperature, batch_size))
+    if with_oracle:
+        if progress:
+            progress("oracle and flip test")
+        report["oracle"] = oracle(ckpt, sets, ckpt.temperature, batch_size)
+    report["settings"] = {"threshold": threshold, "temperature": ckpt.temperature}
+    return report
+
+
+def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9, batch_size: int = 32) -> float:
+    """Fit the temperature on held-out sets (validation) from the parallel policy at T = 1."""
+    sc = run_policy(ckpt, sets, "parallel", threshold, 1.0, batch_size)
+    dists, labels = [], []
+    for s, ds in zip(sc.sets, sc.distributions):
+        for d, a in zip(ds, s.answers):
+            dists.append(d)
+            labels.append(a)
+    return fit_temperature(dists, labels)

@@ -1,0 +1,109 @@
+"""Turns (context, questions) into model input: prefix token ids and one slot per question.
+
+Prefix layout: `[CLS] context [SEP] [Q1] question 1 (a) opt (b) opt [Q2] ... [SEP]`.
+The markers [Q1]..[Q8] reuse the WordPiece vocabulary's `[unused1]..[unused8]` ids, so
+the encoder's own `tokenizer.json` works unchanged. Slot i takes the position id right
+after the last token of its question.
+
+Answer classes are shared by all questions: 0 = yes, 1 = no, 2 + k = option k.
+This module knows nothing of the model or of torch.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+from tokenizers import Tokenizer
+
+from decider.engine.corpus import Question
+
+MAX_QUESTIONS = 8
+MAX_OPTIONS = 16
+N_ANSWER_CLASSES = 2 + MAX_OPTIONS
+YES, NO = 0, 1
+OPTION_LABELS = string.ascii_lowercase[:MAX_OPTIONS]
+
+
+class DecisionInputError(ValueError):
+    """A request the caller must fix; the message says what to fix."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
+
+
+def answer_classes(question: Question) -> list[int]:
+    """Answer classes a question may take, in the order of `question.choices`."""
+    if question.kind == "boolean":
+        return [YES, NO]
+    return [2 + k for k in range(len(question.options))]
+
+
+@dataclass
+class EncodedRequest:
+    prefix_ids: list[int]
+    slot_positions: list[int]  # position id of each slot
+    allowed: list[list[int]]   # answer classes per slot
+
+    @property
+    def n_slots(self) -> int:
+        return len(self.slot_positions)
+
+
+class DecisionTokenizer:
+    def __init__(self, path: str | Path, max_length: int = 512):
+        self.path = Path(path)
+        self.tok = Tokenizer.from_file(str(path))
+        self.tok.no_padding()
+        self.tok.no_truncation()
+        self.max_length = max_length
+        ids = {t: self.tok.token_to_id(t) for t in ("[CLS]", "[SEP]", "[MASK]", "[PAD]")}
+        missing = [t for t, i in ids.items() if i is None]
+        if missing:
+            raise ValueError(f"{path}: tokenizer lacks special tokens {missing}")
+        self.cls, self.sep, self.mask, self.pad = (ids[t] for t in ("[CLS]", "[SEP]", "[MASK]", "[PAD]"))
+        self.markers = [self.tok.token_to_id(f"[unused{i + 1}]") for i in range(MAX_QUESTIONS)]
+        self.vocab_size = self.tok.get_vocab_size()
+
+    def word_id(self, word: str) -> int:
+        return self.tok.token_to_id(word)
+
+    @staticmethod
+    def question_text(q: Question) -> str:
+        if q.kind == "boolean":
+            return q.text
+        return q.text + " " + " ".join(f"({OPTION_LABELS[k]}) {o}" for k, o in enumerate(q.options))
+
+    def encode(self, context: str, questions: list[Question], truncate: bool = False) -> EncodedRequest:
+        return self.encode_batch([(context, questions)], truncate)[0]
+
+    def encode_batch(self, requests: list[tuple[str, list[Question]]], truncate: bool = False) -> list[EncodedRequest]:
+        texts = []
+        for context, questions in requests:
+            texts.append(context)
+            texts.extend(self.question_text(q) for q in questions)
+        pieces = iter(self.tok.encode_batch(texts, add_special_tokens=False))
+        out = []
+        for context, questions in requests:
+            ctx = next(pieces).ids
+            qs = [next(pieces).ids for _ in questions]
+            q_len = sum(len(q) + 1 for q in qs) + 1
+            budget = self.max_length - 2 - q_len
+            if len(ctx) > budget:
+                if not truncate or budget < 1:
+                    raise DecisionInputError(
+                        f"context is {len(ctx)} tokens but the model's window leaves room for "
+                        f"{max(budget, 0)} (window {self.max_length}, questions take {q_len}); "
+                        "shorten the context or ask for truncation", field="context")
+                ctx = ctx[:budget]
+            ids = [self.cls, *ctx, self.sep]
+            positions = []
+            for i, q in enumerate(qs):
+                ids.append(self.markers[i])
+                ids.extend(q)
+                positions.append(len(ids))  # the position right after the question
+            ids.append(self.sep)
+            out.append(EncodedRequest(ids, positions, [answer_classes(q) for q in questions]))
+        return out

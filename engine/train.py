@@ -1,0 +1,281 @@
+"""Masked-diffusion training over answer slots, with a curriculum and resumable state.
+
+Per decision set: draw t ~ U(0, 1), mask each slot with probability t (at least one),
+reveal the others with their true answers, cross-entropy on the masked slots.
+
+The objective alone does not make the model read the revealed slots: a warm-started
+encoder re-derives every answer from the text. So, in a share of sets, the sentence
+that supports a revealed answer (its stated fact, or the rule that concluded it) is
+deleted from the context: its truth then lives only in its slot, and the labels of the
+other slots are unchanged (the revealed answer stands in for the deleted sentence).
+
+Curriculum: stages of growing chain length (facts and one hop first, then chains).
+State (weights, AdamW moments, counters) is saved as safetensors + JSON, so a run can
+be stopped at any time and resumed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import torch
+import torch.nn.functional as F
+from pydantic import BaseModel, Field
+from safetensors.torch import load_file, save_file
+
+from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, save_checkpoint, warm_start
+from decider.engine.corpus import CorpusSpec, DecisionSet, make_set
+from decider.engine.decode import Batch, autocast_for
+from decider.engine.model import PRESETS
+from decider.engine.tokenizer import DecisionTokenizer, answer_classes
+
+
+class Stage(BaseModel):
+    max_links: int = Field(ge=0, le=5, description="longest rule chain in this stage's sets")
+    examples: int = Field(gt=0, description="sets drawn in this stage")
+    max_questions: int = Field(8, ge=1, le=8, description="most questions per set")
+    max_extra: int = Field(3, ge=0, description="most unasked-about sentences per set")
+
+
+class TrainConfig(BaseModel):
+    out: Path = Field(Path("runs/decider-small"), description="checkpoint folder")
+    init: str = Field("minilm", description="'minilm' (pretrained warm start), 'random', or a checkpoint folder")
+    preset: str = Field("minilm-l6", description="model size preset when init is not a checkpoint")
+    stages: list[Stage] = Field(default_factory=lambda: [
+        Stage(max_links=1, examples=20_000), Stage(max_links=3, examples=40_000),
+        Stage(max_links=5, examples=200_000)])
+    batch_size: int = Field(32, description="sets per optimiser step")
+    lr: float = Field(1e-4, description="peak AdamW learning rate (fine-tuning a pretrained encoder)")
+    min_lr_ratio: float = 0.1
+    warmup_steps: int = 200
+    weight_decay: float = 0.01
+    drop_support: float = Field(0.5, description="share of sets whose revealed answers lose their supporting sentence")
+    freeze_word_embeddings: bool = Field(True, description="saves a third of the parameters' optimiser work")
+    data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
+    data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
+    use_corpus: bool = Field(True, description="mix the generated corpus in")
+    save_every: int = Field(200, description="optimiser steps between checkpoints")
+    time_limit_min: float | None = Field(None, description="stop (and save) after this many minutes")
+    threads: int | None = None
+    seed: int = 0
+    bf16: bool = Field(True, description="bf16 autocast for matmuls (CPU AMX / CUDA)")
+
+
+@dataclass
+class Example:
+    enc: object          # EncodedRequest
+    labels: list[int]    # answer class per slot
+    revealed: list[bool]
+    depth: list[int]
+
+
+def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Random, drop_support: float) -> Example:
+    n = len(s.questions)
+    t = rng.random()
+    masked = [rng.random() < t for _ in range(n)]
+    if not any(masked):
+        masked[rng.randrange(n)] = True
+    dropped: set[int] = set()
+    if rng.random() < drop_support:
+        dropped = {s.support[i] for i in range(n) if not masked[i] and s.support[i] is not None}
+    enc = tokenizer.encode(s.context_without(dropped), s.questions)
+    labels = [answer_classes(q)[a] for q, a in zip(s.questions, s.answers)]
+    return Example(enc, labels, [not m for m in masked], s.depth)
+
+
+def corpus_stream(cfg: TrainConfig, start: int) -> Iterator[tuple[int, DecisionSet]]:
+    """(global index, set) from the curriculum, starting at example `start`."""
+    index, offset = 0, 0
+    for stage in cfg.stages:
+        spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
+                          max_extra=stage.max_extra)
+        for i in range(stage.examples):
+            if index >= start:
+                yield index, make_set(spec, offset + i)
+            index += 1
+        offset += stage.examples
+
+
+def mixed_stream(cfg: TrainConfig, start: int) -> Iterator[DecisionSet]:
+    from decider.engine.dataset import load_jsonl
+    team = [s for path in cfg.data for s in load_jsonl(path)]
+    rng = random.Random(cfg.seed * 7919 + start)
+    corpus = corpus_stream(cfg, start) if cfg.use_corpus else None
+    if not team and corpus is None:
+        raise ValueError("nothing to train on: give --data files or keep the corpus")
+    total = sum(s.examples for s in cfg.stages)
+    for _ in range(start, total):
+        if team and (corpus is None or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
+            yield rng.choice(team)
+        else:
+            yield next(corpus)[1]
+
+
+def batches(cfg: TrainConfig, tokenizer: DecisionTokenizer, start: int) -> Iterator[list[Example]]:
+    """Length-bucketed batches: a pool of 16 batches sorted by prefix length, so padding stays small."""
+    rng = random.Random(cfg.seed * 1_000_003 + start)
+    pool: list[Example] = []
+    stream = mixed_stream(cfg, start)
+    while True:
+        for s in stream:
+            pool.append(make_example(s, tokenizer, rng, cfg.drop_support))
+            if len(pool) == cfg.batch_size * 16:
+                break
+        if not pool:
+            return
+        pool.sort(key=lambda e: len(e.enc.prefix_ids))
+        chunks = [pool[i:i + cfg.batch_size] for i in range(0, len(pool), cfg.batch_size)]
+        rng.shuffle(chunks)
+        yield from chunks
+        pool = []
+
+
+def batch_loss(model, examples: list[Example], pad_id: int, bf16: bool):
+    """Masked-diffusion cross-entropy over masked slots. Returns (loss, per-slot stats)."""
+    device = next(model.parameters()).device
+    batch = Batch.collate([e.enc for e in examples], pad_id, model.cfg.n_answers, device)
+    B, S = batch.positions.shape
+    labels = torch.zeros(B, S, dtype=torch.long)
+    masked = torch.zeros(B, S, dtype=torch.bool)
+    answers = torch.full((B, S), model.mask_token, dtype=torch.long)
+    for b, e in enumerate(examples):
+        n = len(e.labels)
+        labels[b, :n] = torch.tensor(e.labels)
+        rev = torch.tensor(e.revealed)
+        masked[b, :n] = ~rev
+        answers[b, :n] = torch.where(rev, labels[b, :n], model.mask_token)
+    labels, masked, answers = labels.to(device), masked.to(device), answers.to(device)
+    with autocast_for(device, bf16):
+        prefix = model.prefix_forward(batch.ids, batch.valid)
+        logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix)
+    logits = logits.masked_fill(~batch.allowed, -1e4)
+    loss = F.cross_entropy(logits[masked], labels[masked])
+    correct = (logits.argmax(-1) == labels) & masked
+    return loss, correct.cpu(), masked.cpu()
+
+
+def _lr(cfg: TrainConfig, step: int, total_steps: int) -> float:
+    if step < cfg.warmup_steps:
+        return cfg.lr * (step + 1) / cfg.warmup_steps
+    progress = min(1.0, (step - cfg.warmup_steps) / max(1, total_steps - cfg.warmup_steps))
+    return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def _save_state(out: Path, opt: torch.optim.Optimizer, names: dict, state: dict) -> None:
+    tensors = {}
+    for p, name in names.items():
+        st = opt.state.get(p)
+        if st:
+            tensors[f"exp_avg.{name}"] = st["exp_avg"].contiguous()
+            tensors[f"exp_avg_sq.{name}"] = st["exp_avg_sq"].contiguous()
+            state.setdefault("adam_step", float(st["step"]))
+    save_file(tensors, str(out / "optimizer.safetensors"))
+    (out / "train_state.json").write_text(json.dumps(state, indent=2) + "\n")
+
+
+def _load_state(out: Path, opt: torch.optim.Optimizer, names: dict) -> dict:
+    state = json.loads((out / "train_state.json").read_text())
+    tensors = load_file(str(out / "optimizer.safetensors"))
+    for p, name in names.items():
+        if f"exp_avg.{name}" in tensors:
+            opt.state[p] = {"step": torch.tensor(state.get("adam_step", 0.0)),
+                            "exp_avg": tensors[f"exp_avg.{name}"], "exp_avg_sq": tensors[f"exp_avg_sq.{name}"]}
+    return state
+
+
+def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
+    from tqdm import tqdm
+
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    out = Path(cfg.out)
+    resume = (out / "train_state.json").is_file()
+    if resume:
+        ckpt = load_checkpoint(out)
+        log(f"resuming from {out}")
+    elif cfg.init == "minilm":
+        ckpt = warm_start(PRESETS[cfg.preset])
+    elif cfg.init == "random":
+        from decider.engine.checkpoint import pretrained_encoder_dir
+        ckpt = random_init(PRESETS[cfg.preset], pretrained_encoder_dir() / "tokenizer.json", cfg.seed)
+    else:
+        ckpt = load_checkpoint(cfg.init)
+        ckpt.name, ckpt.version = "decider-small", "0"
+    model = ckpt.model.float().train()
+    model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
+    params = {p: n for n, p in model.named_parameters() if p.requires_grad}
+    decay = [p for p, n in params.items() if p.ndim >= 2]
+    no_decay = [p for p, n in params.items() if p.ndim < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=(0.9, 0.98))
+    state = _load_state(out, opt, params) if resume else {"step": 0, "examples": 0, "seconds": 0.0}
+    total = sum(s.examples for s in cfg.stages)
+    total_steps = math.ceil(total / cfg.batch_size)
+    tok = ckpt.tokenizer
+    started = time.time()
+    seconds0 = state["seconds"]
+
+    bar = tqdm(total=total, initial=state["examples"], disable=not progress, unit="set", smoothing=0.05)
+    window: list[tuple[torch.Tensor, torch.Tensor, list[list[int]]]] = []
+    for examples in batches(cfg, tok, state["examples"]):
+        for g in opt.param_groups:
+            g["lr"] = _lr(cfg, state["step"], total_steps)
+        loss, correct, masked = batch_loss(model, examples, tok.pad, cfg.bf16)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(list(params), 1.0)
+        opt.step()
+        state["step"] += 1
+        state["examples"] += len(examples)
+        window = (window + [(correct, masked, [e.depth for e in examples])])[-50:]
+        bar.update(len(examples))
+        if state["step"] % 10 == 0:
+            by_depth = _depth_accuracy(window)
+            bar.set_postfix(loss=f"{loss.item():.3f}", d0=f"{by_depth.get(0, 0):.2f}",
+                            d1=f"{by_depth.get(1, 0):.2f}", d2p=f"{by_depth.get(2, 0):.2f}")
+        elapsed = time.time() - started
+        out_of_time = cfg.time_limit_min is not None and elapsed > cfg.time_limit_min * 60
+        if state["step"] % cfg.save_every == 0 or out_of_time:
+            state["seconds"] = seconds0 + elapsed
+            state["depth_accuracy"] = _depth_accuracy(window)
+            _checkpoint(ckpt, out, opt, params, state, cfg)
+            log(f"step {state['step']} examples {state['examples']} loss {loss.item():.4f} "
+                f"depth-acc {state['depth_accuracy']} saved to {out}")
+        if out_of_time:
+            log(f"time limit of {cfg.time_limit_min} min reached; resume with the same command")
+            break
+    else:
+        state["seconds"] = seconds0 + time.time() - started
+        state["depth_accuracy"] = _depth_accuracy(window)
+        _checkpoint(ckpt, out, opt, params, state, cfg)
+    bar.close()
+    model.eval()
+    return ckpt
+
+
+def _depth_accuracy(window) -> dict[int, float]:
+    """Masked-slot accuracy over recent batches by question depth (0, 1, 2 = 2 and deeper)."""
+    hit: dict[int, int] = {}
+    seen: dict[int, int] = {}
+    for correct, masked, depths in window:
+        for b, ds in enumerate(depths):
+            for s, d in enumerate(ds):
+                if masked[b, s]:
+                    k = min(d, 2)
+                    seen[k] = seen.get(k, 0) + 1
+                    hit[k] = hit.get(k, 0) + int(correct[b, s])
+    return {k: round(hit[k] / seen[k], 4) for k in sorted(seen)}
+
+
+def _checkpoint(ckpt, out, opt, params, state, cfg) -> None:
+    save_checkpoint(ckpt, out, dtype=torch.float32, extra_meta={"trained": {
+        "examples": state["examples"], "steps": state["step"], "seconds": round(state["seconds"]),
+        "seed": cfg.seed, "stages": [s.model_dump() for s in cfg.stages]}})
+    _save_state(out, opt, params, dict(state))

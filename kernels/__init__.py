@@ -1,0 +1,1 @@
+"""Kernels for the denoising hot path (imported as `decider.kernels`)."""

@@ -1,0 +1,87 @@
+import random
+
+from decider.engine.corpus import DOMAINS, CorpusSpec, _World, make_set, make_sets
+
+
+def test_same_index_same_set_and_splits_differ():
+    spec = CorpusSpec(split="test")
+    a, b = make_set(spec, 17), make_set(spec, 17)
+    assert (a.context, a.answers, [q.text for q in a.questions]) == (b.context, b.answers, [q.text for q in b.questions])
+    other = make_set(CorpusSpec(split="train"), 17)
+    assert other.context != a.context
+
+
+def _world(domain="industrial"):
+    return _World(random.Random(0), DOMAINS[domain][0])
+
+
+def test_forward_chaining_on_a_hand_built_world():
+    w = _world()
+    w.atoms = [("pump 1", "running"), ("valve 2", "open"), ("tank 3", "flooded"), ("fan 4", "idle")]
+    w.cats = [("line 5", "mode", ("manual", "automatic", "maintenance"), "automatic")]
+    w.state_atom(0, True)
+    w.add_rule([("b", 0, True)], ("b", 1, True))                    # pump running -> valve open
+    w.add_rule([("b", 1, True), ("b", 3, False)], ("c", 0, "maintenance"))  # valve open & fan not idle -> maintenance
+    w.add_rule([("b", 2, True)], ("b", 3, True))                    # tank flooded -> fan idle (never fires)
+    true, cat = w.solve()
+    assert set(true) == {0, 1}
+    assert cat[0][0] == "maintenance"
+    assert w.depth("b", 1) == 1 and w.depth("c", 0) == 2 and w.depth("b", 0) == 0
+    # closed world: the unstated, underived tank is not flooded, so fan 4 is not idle
+    assert 2 not in true and 3 not in true
+
+
+def test_categorical_default_holds_when_no_rule_fires():
+    w = _world("robot")
+    w.atoms = [("zone 1", "occupied")]
+    w.cats = [("robot 2", "speed", ("stop", "slow", "normal"), "normal")]
+    w.add_rule([("b", 0, True)], ("c", 0, "stop"))
+    assert w.solve()[1][0] == ("normal", None)
+    w.state_atom(0, True)
+    assert w.solve()[1][0][0] == "stop"
+
+
+def test_sets_are_well_formed():
+    for s in make_sets(CorpusSpec(split="validation"), 300):
+        assert 1 <= len(s.questions) <= 8
+        assert len({q.id for q in s.questions}) == len(s.questions)
+        for q, a, sup in zip(s.questions, s.answers, s.support):
+            assert 0 <= a < len(q.choices)
+            if q.kind == "categorical":
+                assert 2 <= len(q.options) <= 8 and len(set(q.options)) == len(q.options)
+            if sup is not None:
+                assert 0 <= sup < len(s.sentences)
+
+
+def test_chained_sets_link_questions_across_depths():
+    sets = make_sets(CorpusSpec(split="test"), 400)
+    chained = [s for s in sets if s.chained]
+    assert 0.4 < len(chained) / len(sets) < 0.9
+    # a chained set asks about several depths, and deep chains exist
+    assert all(len(set(s.depth)) >= 2 for s in chained)
+    assert max(max(s.depth) for s in chained) == 5
+    # both answers occur at depth >= 2 (no shortcut "deep means yes")
+    deep = [a for s in chained for q, a, d in zip(s.questions, s.answers, s.depth) if d >= 2 and q.kind == "boolean"]
+    assert 0.3 < sum(a == 0 for a in deep) / len(deep) < 0.7
+
+
+def test_novel_lexicon_never_appears_in_training_sets():
+    novel_words = set()
+    for seen, novel in DOMAINS.values():
+        novel_words |= {w for w in novel.entities + novel.states}
+        novel_words |= {a for a, _ in novel.attributes}
+        assert not set(novel.entities) & set(seen.entities)
+        assert not set(novel.states) & set(seen.states)
+    train_text = " ".join(s.context + " " + " ".join(q.text for q in s.questions)
+                          for s in make_sets(CorpusSpec(split="train"), 300))
+    assert not {w for w in novel_words if f" {w} " in f" {train_text} "}
+    novel_text = " ".join(s.context for s in make_sets(CorpusSpec(split="novel"), 50))
+    assert any(f" {w} " in novel_text for w in novel_words)
+
+
+def test_dropping_a_revealed_support_removes_only_that_sentence():
+    s = next(s for s in make_sets(CorpusSpec(split="train"), 50) if any(x is not None for x in s.support))
+    i = next(i for i, x in enumerate(s.support) if x is not None)
+    ctx = s.context_without({s.support[i]})
+    assert s.sentences[s.support[i]] not in ctx
+    assert len(ctx) < len(s.context)

@@ -1,0 +1,55 @@
+import torch
+
+from decider.engine.checkpoint import load_checkpoint
+from decider.engine.train import Stage, TrainConfig, batch_loss, batches, make_example, train
+
+
+def test_a_tiny_training_run_lowers_the_loss(tiny, tmp_path):
+    """A tiny random model fits a few fixed batches: the loss must fall well below its start."""
+    cfg = TrainConfig(out=tmp_path / "run", batch_size=8, seed=1,
+                      stages=[Stage(max_links=1, examples=8 * 4, max_questions=3, max_extra=0)])
+    fixed = list(batches(cfg, tiny.tokenizer, 0))
+    assert len(fixed) == 4
+    model = tiny.model.train()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    losses = []
+    for step in range(60):
+        loss, _, _ = batch_loss(model, fixed[step % 4], tiny.tokenizer.pad, bf16=False)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    first, last = sum(losses[:4]) / 4, sum(losses[-4:]) / 4
+    assert last < 0.5 * first, (first, last)
+
+
+def test_train_saves_and_resumes(tiny, tmp_path):
+    from decider.engine.checkpoint import save_checkpoint
+    init = save_checkpoint(tiny, tmp_path / "init")
+    cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=8, warmup_steps=1, save_every=2,
+                      stages=[Stage(max_links=1, examples=32, max_questions=3, max_extra=0)],
+                      freeze_word_embeddings=True)
+    train(cfg, progress=False, log=lambda m: None)
+    state = (tmp_path / "run" / "train_state.json").read_text()
+    assert '"examples": 32' in state
+    loaded = load_checkpoint(tmp_path / "run")
+    assert loaded.meta["trained"]["examples"] == 32
+    # growing the schedule resumes from example 32, not from zero
+    cfg2 = cfg.model_copy(update={"stages": [Stage(max_links=1, examples=48, max_questions=3, max_extra=0)]})
+    logs = []
+    train(cfg2, progress=False, log=logs.append)
+    assert logs[0].startswith("resuming")
+    assert '"examples": 48' in (tmp_path / "run" / "train_state.json").read_text()
+
+
+def test_dropped_support_only_when_the_answer_is_revealed(tiny):
+    import random
+
+    from decider.engine.corpus import CorpusSpec, make_sets
+    rng = random.Random(0)
+    for s in make_sets(CorpusSpec(split="train"), 40):
+        ex = make_example(s, tiny.tokenizer, rng, drop_support=1.0)
+        full = tiny.tokenizer.encode(s.context, s.questions)
+        supported_revealed = any(r and sup is not None for r, sup in zip(ex.revealed, s.support))
+        assert (len(ex.enc.prefix_ids) < len(full.prefix_ids)) == supported_revealed
+        assert any(not r for r in ex.revealed)  # always something to predict
