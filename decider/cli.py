@@ -32,6 +32,13 @@ def _questions(records):
     return [Question(q["id"], q["text"], q["type"], tuple(q.get("options", ()))) for q in records]
 
 
+def _device(name: str) -> str:
+    import torch
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return name
+
+
 def cmd_train(args) -> int:
     import yaml
 
@@ -65,7 +72,7 @@ def cmd_eval(args) -> int:
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)
-    ckpt = load_checkpoint(args.checkpoint)
+    ckpt = load_checkpoint(args.checkpoint, device=_device(args.device))
     log = (lambda m: print(m, file=sys.stderr)) if not args.quiet else None
     if args.fit_temperature:
         sets = held_out_sets("validation", args.sets)
@@ -189,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true")
     e.add_argument("--out", help="also write the report to this file")
     e.add_argument("--threads", type=int)
+    e.add_argument("--device", default="auto", help="'auto' (CUDA when present), 'cpu' or 'cuda'")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
 

@@ -66,6 +66,7 @@ class Batch:
 
     ids: torch.Tensor         # (B, L) prefix token ids
     valid: torch.Tensor       # (B, L) bool
+    segments: torch.Tensor    # (B, L) 0 = context, i + 1 = question i
     positions: torch.Tensor   # (B, S) slot position ids
     slot_valid: torch.Tensor  # (B, S) bool
     allowed: torch.Tensor     # (B, S, C) bool: answer classes each slot may take
@@ -78,6 +79,7 @@ class Batch:
         S = max(r.n_slots for r in requests)
         ids = torch.full((B, L), pad_id, dtype=torch.long)
         valid = torch.zeros(B, L, dtype=torch.bool)
+        segments = torch.zeros(B, L, dtype=torch.long)
         positions = torch.zeros(B, S, dtype=torch.long)
         slot_valid = torch.zeros(B, S, dtype=torch.bool)
         allowed = torch.zeros(B, S, n_classes, dtype=torch.bool)
@@ -85,12 +87,17 @@ class Batch:
             n = len(r.prefix_ids)
             ids[b, :n] = torch.tensor(r.prefix_ids)
             valid[b, :n] = True
+            segments[b, :n] = torch.tensor(r.segments)
             positions[b, : r.n_slots] = torch.tensor(r.slot_positions)
             slot_valid[b, : r.n_slots] = True
             for s, classes in enumerate(r.allowed):
                 allowed[b, s, classes] = True
         to = dict(device=device)
-        return Batch(ids.to(**to), valid.to(**to), positions.to(**to), slot_valid.to(**to), allowed.to(**to))
+        return Batch(ids.to(**to), valid.to(**to), segments.to(**to), positions.to(**to), slot_valid.to(**to),
+                     allowed.to(**to))
+
+    def prefix_forward(self, model: BlockDiffusionModel) -> PrefixKV:
+        return model.prefix_forward(self.ids, self.valid, self.segments)
 
 
 def answer_probs(logits: torch.Tensor, allowed: torch.Tensor, temperature: float) -> torch.Tensor:
@@ -123,7 +130,7 @@ def decode(model: BlockDiffusionModel, requests: list[EncodedRequest], *, policy
     batch = Batch.collate(requests, pad_id, C, device)
     B, S = batch.positions.shape
     with autocast_for(device, bf16):
-        prefix = model.prefix_forward(batch.ids, batch.valid)
+        prefix = batch.prefix_forward(model)
         answers = torch.full((B, S), model.mask_token, dtype=torch.long, device=device)
         open_ = batch.slot_valid.clone()
         conf_at = torch.zeros(B, S, device=device)
@@ -178,7 +185,7 @@ def decode_revealed(model: BlockDiffusionModel, requests: list[EncodedRequest],
             answers.append(row)
     index = torch.tensor(rows, device=device)
     with autocast_for(device, bf16):
-        prefix: PrefixKV = model.prefix_forward(batch.ids, batch.valid).select(index)
+        prefix: PrefixKV = batch.prefix_forward(model).select(index)
         logits = model.block_forward(torch.tensor(answers, device=device), batch.positions[index],
                                      batch.slot_valid[index], prefix)
         probs = answer_probs(logits, batch.allowed[index], temperature).cpu()

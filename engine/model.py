@@ -39,6 +39,7 @@ class ModelConfig(BaseModel):
     max_position: int = Field(512, gt=0, description="context window in tokens, slots included")
     type_vocab: int = Field(2, ge=2, description="0 = prefix token, 1 = answer slot")
     n_answers: int = Field(18, description="answer classes: yes, no, option a..p")
+    max_questions: int = Field(8, description="slots per block; question i's tokens and slot i share a learned embedding")
     norm_eps: float = 1e-12
 
     @property
@@ -116,6 +117,7 @@ class BlockDiffusionModel(nn.Module):
         self.position_embeddings = nn.Embedding(cfg.max_position, cfg.dim)
         self.token_type_embeddings = nn.Embedding(cfg.type_vocab, cfg.dim)
         self.answer_embeddings = nn.Embedding(cfg.n_answers + 1, cfg.dim)  # last row = [MASK]
+        self.question_embeddings = nn.Embedding(cfg.max_questions + 1, cfg.dim)  # 0 = context
         self.embed_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.layers = nn.ModuleList(Layer(cfg) for _ in range(cfg.n_layers))
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
@@ -135,24 +137,28 @@ class BlockDiffusionModel(nn.Module):
             elif isinstance(m, nn.LayerNorm):
                 nn.init.ones_(m.weight)
                 nn.init.zeros_(m.bias)
+        nn.init.zeros_(self.question_embeddings.weight)  # starts as the plain encoder
 
     # -- embeddings
-    def _embed_prefix(self, ids: torch.Tensor) -> torch.Tensor:
+    def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor) -> torch.Tensor:
         pos = torch.arange(ids.shape[1], device=ids.device)
-        x = self.word_embeddings(ids) + self.position_embeddings(pos) + self.token_type_embeddings.weight[0]
+        x = (self.word_embeddings(ids) + self.position_embeddings(pos) + self.token_type_embeddings.weight[0]
+             + self.question_embeddings(segments))
         return self.embed_norm(x)  # (B, L, dim)
 
     def _embed_block(self, answers: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-        x = self.answer_embeddings(answers) + self.position_embeddings(positions) + self.token_type_embeddings.weight[1]
+        slot = torch.arange(1, answers.shape[1] + 1, device=answers.device)  # slot i <-> question i
+        x = (self.answer_embeddings(answers) + self.position_embeddings(positions)
+             + self.token_type_embeddings.weight[1] + self.question_embeddings(slot))
         return self.embed_norm(x)  # (B, S, dim)
 
     def _head(self, x: torch.Tensor) -> torch.Tensor:
         return self.head_out(self.head_norm(F.gelu(self.head_dense(x)))).float()  # (B, S, n_answers)
 
     # -- the two passes
-    def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor) -> PrefixKV:
-        """ids, valid: (B, L). Returns the K/V of every layer for the prefix."""
-        x = self._embed_prefix(ids)
+    def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor) -> PrefixKV:
+        """ids, valid, segments: (B, L). Returns the K/V of every layer for the prefix."""
+        x = self._embed_prefix(ids, segments)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
         ks, vs = [], []
         for layer in self.layers[:-1]:
@@ -174,11 +180,11 @@ class BlockDiffusionModel(nn.Module):
             x, _ = layer(x, mask, past=(k, v))
         return self._head(x)
 
-    def full_forward(self, ids, valid, answers, positions, slot_valid) -> torch.Tensor:
+    def full_forward(self, ids, valid, segments, answers, positions, slot_valid) -> torch.Tensor:
         """One pass over prefix + block with the block-diffusion mask. Same result as
         prefix_forward + block_forward; kept as the reference the tests compare with."""
         L, S = ids.shape[1], answers.shape[1]
-        x = torch.cat([self._embed_prefix(ids), self._embed_block(answers, positions)], 1)
+        x = torch.cat([self._embed_prefix(ids, segments), self._embed_block(answers, positions)], 1)
         keys = torch.cat([valid, slot_valid], 1)  # (B, L + S)
         sees_block = torch.zeros(L + S, L + S, dtype=torch.bool, device=ids.device)
         sees_block[L:, :] = True

@@ -44,6 +44,7 @@ def answer_classes(question: Question) -> list[int]:
 @dataclass
 class EncodedRequest:
     prefix_ids: list[int]
+    segments: list[int]        # per prefix token: 0 = context, i + 1 = question i
     slot_positions: list[int]  # position id of each slot
     allowed: list[list[int]]   # answer classes per slot
 
@@ -99,11 +100,14 @@ class DecisionTokenizer:
                         "shorten the context or ask for truncation", field="context")
                 ctx = ctx[:budget]
             ids = [self.cls, *ctx, self.sep]
+            segments = [0] * len(ids)
             positions = []
             for i, q in enumerate(qs):
                 ids.append(self.markers[i])
                 ids.extend(q)
+                segments.extend([i + 1] * (len(q) + 1))
                 positions.append(len(ids))  # the position right after the question
             ids.append(self.sep)
-            out.append(EncodedRequest(ids, positions, [answer_classes(q) for q in questions]))
+            segments.append(0)
+            out.append(EncodedRequest(ids, segments, positions, [answer_classes(q) for q in questions]))
         return out

@@ -64,7 +64,8 @@ class TrainConfig(BaseModel):
     time_limit_min: float | None = Field(None, description="stop (and save) after this many minutes")
     threads: int | None = None
     seed: int = 0
-    bf16: bool = Field(True, description="bf16 autocast for matmuls (CPU AMX / CUDA)")
+    bf16: bool = Field(True, description="bf16 autocast for matmuls where fast (CUDA, AMX CPUs)")
+    device: str = Field("auto", description="'auto' = CUDA when present, else CPU")
 
 
 @dataclass
@@ -152,7 +153,7 @@ def batch_loss(model, examples: list[Example], pad_id: int, bf16: bool):
         answers[b, :n] = torch.where(rev, labels[b, :n], model.mask_token)
     labels, masked, answers = labels.to(device), masked.to(device), answers.to(device)
     with autocast_for(device, bf16):
-        prefix = model.prefix_forward(batch.ids, batch.valid)
+        prefix = batch.prefix_forward(model)
         logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix)
     logits = logits.masked_fill(~batch.allowed, -1e4)
     loss = F.cross_entropy(logits[masked], labels[masked])
@@ -172,8 +173,8 @@ def _save_state(out: Path, opt: torch.optim.Optimizer, names: dict, state: dict)
     for p, name in names.items():
         st = opt.state.get(p)
         if st:
-            tensors[f"exp_avg.{name}"] = st["exp_avg"].contiguous()
-            tensors[f"exp_avg_sq.{name}"] = st["exp_avg_sq"].contiguous()
+            tensors[f"exp_avg.{name}"] = st["exp_avg"].cpu().contiguous()
+            tensors[f"exp_avg_sq.{name}"] = st["exp_avg_sq"].cpu().contiguous()
             state.setdefault("adam_step", float(st["step"]))
     save_file(tensors, str(out / "optimizer.safetensors"))
     (out / "train_state.json").write_text(json.dumps(state, indent=2) + "\n")
@@ -185,7 +186,8 @@ def _load_state(out: Path, opt: torch.optim.Optimizer, names: dict) -> dict:
     for p, name in names.items():
         if f"exp_avg.{name}" in tensors:
             opt.state[p] = {"step": torch.tensor(state.get("adam_step", 0.0)),
-                            "exp_avg": tensors[f"exp_avg.{name}"], "exp_avg_sq": tensors[f"exp_avg_sq.{name}"]}
+                            "exp_avg": tensors[f"exp_avg.{name}"].to(p.device),
+                            "exp_avg_sq": tensors[f"exp_avg_sq.{name}"].to(p.device)}
     return state
 
 
@@ -208,7 +210,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     else:
         ckpt = load_checkpoint(cfg.init)
         ckpt.name, ckpt.version = "decider-small", "0"
-    model = ckpt.model.float().train()
+    device = torch.device("cuda" if cfg.device == "auto" and torch.cuda.is_available()
+                          else ("cpu" if cfg.device == "auto" else cfg.device))
+    model = ckpt.model.float().to(device).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
     decay = [p for p, n in params.items() if p.ndim >= 2]

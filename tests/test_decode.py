@@ -24,7 +24,7 @@ class FixedLogits(nn.Module):
     def mask_token(self):
         return self.cfg.n_answers
 
-    def prefix_forward(self, ids, valid):
+    def prefix_forward(self, ids, valid, segments):
         return PrefixKV([], [], valid)
 
     def block_forward(self, answers, positions, slot_valid, prefix):
@@ -38,7 +38,7 @@ class FixedLogits(nn.Module):
 
 def _req(n, categorical=0):
     allowed = [[0, 1]] * (n - categorical) + [[2, 3, 4]] * categorical
-    return EncodedRequest([101, 102], list(range(2, 2 + n)), allowed)
+    return EncodedRequest([101, 102], [0, 0], list(range(2, 2 + n)), allowed)
 
 
 def _logits(conf_yes: list[float]):
