@@ -150,18 +150,17 @@ def pretrained_encoder_dir() -> Path:
 
 
 def warm_start(cfg: ModelConfig, encoder_dir: Path | None = None) -> Checkpoint:
-    """A fresh model whose encoder comes from all-MiniLM-L6-v2; new parts are random.
-    Answer embeddings start from the words they stand for (yes, no, a..p, [MASK])."""
+    """A fresh model whose encoder comes from all-MiniLM-L6-v2; new parts are random."""
     encoder_dir = encoder_dir or pretrained_encoder_dir()
     tokenizer = DecisionTokenizer(encoder_dir / "tokenizer.json", max_length=cfg.max_position)
     model = BlockDiffusionModel(cfg)
     model.init_weights()
     state = hf_bert_state_dict(load_file(str(encoder_dir / "model.safetensors")), cfg.n_layers)
     model.load_state_dict(state, strict=False)
-    words = ["yes", "no", *"abcdefghijklmnop"][: cfg.n_answers] + ["[MASK]"]
-    with torch.no_grad():
-        ids = torch.tensor([tokenizer.word_id(w) for w in words])
-        model.answer_embeddings.weight.copy_(model.word_embeddings.weight[ids])
+    if (tokenizer.word_id("yes"), tokenizer.word_id("no")) != (cfg.yes_token, cfg.no_token):
+        raise CheckpointError(f"{encoder_dir / 'tokenizer.json'}: ids of 'yes'/'no' differ from the config's")
+    with torch.no_grad():  # [MASK] slots start as the encoder's own [MASK] token
+        model.answer_embeddings.weight[1].copy_(model.word_embeddings.weight[tokenizer.mask])
     return Checkpoint(model, tokenizer, name="decider-small", version="0")
 
 

@@ -25,6 +25,7 @@ from decider.engine.model import BlockDiffusionModel, PrefixKV
 from decider.engine.tokenizer import EncodedRequest
 
 POLICIES = ("parallel", "sequential", "independent")
+MAX_OPTION_TOKENS = 8  # an option's content vector averages at most its first 8 word pieces
 
 
 @dataclass
@@ -70,6 +71,8 @@ class Batch:
     positions: torch.Tensor   # (B, S) slot position ids
     slot_valid: torch.Tensor  # (B, S) bool
     allowed: torch.Tensor     # (B, S, C) bool: answer classes each slot may take
+    option_ids: torch.Tensor  # (B, S, K, T) token ids of each option (K = C - 2)
+    option_len: torch.Tensor  # (B, S, K)
 
     @staticmethod
     def collate(requests: list[EncodedRequest], pad_id: int, n_classes: int,
@@ -83,7 +86,15 @@ class Batch:
         positions = torch.zeros(B, S, dtype=torch.long)
         slot_valid = torch.zeros(B, S, dtype=torch.bool)
         allowed = torch.zeros(B, S, n_classes, dtype=torch.bool)
+        T = max([min(len(o), MAX_OPTION_TOKENS) for r in requests for opts in r.option_ids for o in opts] or [1])
+        option_ids = torch.zeros(B, S, n_classes - 2, T, dtype=torch.long)
+        option_len = torch.zeros(B, S, n_classes - 2, dtype=torch.long)
         for b, r in enumerate(requests):
+            for s, opts in enumerate(r.option_ids):
+                for k, o in enumerate(opts):
+                    o = o[:MAX_OPTION_TOKENS]
+                    option_ids[b, s, k, : len(o)] = torch.tensor(o, dtype=torch.long)
+                    option_len[b, s, k] = len(o)
             n = len(r.prefix_ids)
             ids[b, :n] = torch.tensor(r.prefix_ids)
             valid[b, :n] = True
@@ -94,7 +105,10 @@ class Batch:
                 allowed[b, s, classes] = True
         to = dict(device=device)
         return Batch(ids.to(**to), valid.to(**to), segments.to(**to), positions.to(**to), slot_valid.to(**to),
-                     allowed.to(**to))
+                     allowed.to(**to), option_ids.to(**to), option_len.to(**to))
+
+    def answer_vectors(self, model: BlockDiffusionModel) -> torch.Tensor:
+        return model.answer_vectors(self.option_ids, self.option_len)
 
     def prefix_forward(self, model: BlockDiffusionModel) -> PrefixKV:
         return model.prefix_forward(self.ids, self.valid, self.segments)
@@ -131,6 +145,7 @@ def decode(model: BlockDiffusionModel, requests: list[EncodedRequest], *, policy
     B, S = batch.positions.shape
     with autocast_for(device, bf16):
         prefix = batch.prefix_forward(model)
+        choices = batch.answer_vectors(model)
         answers = torch.full((B, S), model.mask_token, dtype=torch.long, device=device)
         open_ = batch.slot_valid.clone()
         conf_at = torch.zeros(B, S, device=device)
@@ -138,7 +153,7 @@ def decode(model: BlockDiffusionModel, requests: list[EncodedRequest], *, policy
         dist_at = torch.zeros(B, S, C, device=device)
         passes = torch.zeros(B, dtype=torch.long, device=device)
         for step in range(1, S + 1):
-            logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix)
+            logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix, choices)
             probs = answer_probs(logits, batch.allowed, temperature)
             passes += open_.any(-1)
             commit, conf, choice = select_commits(probs, open_, policy, threshold)
@@ -187,7 +202,7 @@ def decode_revealed(model: BlockDiffusionModel, requests: list[EncodedRequest],
     with autocast_for(device, bf16):
         prefix: PrefixKV = batch.prefix_forward(model).select(index)
         logits = model.block_forward(torch.tensor(answers, device=device), batch.positions[index],
-                                     batch.slot_valid[index], prefix)
+                                     batch.slot_valid[index], prefix, batch.answer_vectors(model)[index])
         probs = answer_probs(logits, batch.allowed[index], temperature).cpu()
     out, k = [], 0
     for r in requests:

@@ -5,6 +5,12 @@
 - `block_forward` runs only the answer slots (at most 8 per request): each slot attends
   to the cached prefix K/V and to all slots, both directions, and yields answer logits.
 
+Answers are scored by content: every answer class has a vector (the word embedding of
+"yes"/"no", or the mean word embedding of an option's words), the logit of a class is
+the slot's output projected onto that vector, and a revealed slot's input is the vector
+of its answer. So "maintenance" means the same thing as option (c) of one question and as
+option (a) of another, and unseen option words still get a sensible score.
+
 Running the two passes is exactly a full forward pass with the mask "prefix rows see the
 prefix, block rows see everything" (`full_forward`, used by tests to prove it). The
 last layer's prefix outputs feed nothing, so `prefix_forward` computes only that
@@ -39,6 +45,8 @@ class ModelConfig(BaseModel):
     max_position: int = Field(512, gt=0, description="context window in tokens, slots included")
     type_vocab: int = Field(2, ge=2, description="0 = prefix token, 1 = answer slot")
     n_answers: int = Field(18, description="answer classes: yes, no, option a..p")
+    yes_token: int = Field(2748, description="vocabulary id of 'yes' (its embedding is the yes vector)")
+    no_token: int = Field(2053, description="vocabulary id of 'no'")
     max_questions: int = Field(8, description="slots per block; question i's tokens and slot i share a learned embedding")
     norm_eps: float = 1e-12
 
@@ -116,13 +124,14 @@ class BlockDiffusionModel(nn.Module):
         self.word_embeddings = nn.Embedding(cfg.vocab_size, cfg.dim)
         self.position_embeddings = nn.Embedding(cfg.max_position, cfg.dim)
         self.token_type_embeddings = nn.Embedding(cfg.type_vocab, cfg.dim)
-        self.answer_embeddings = nn.Embedding(cfg.n_answers + 1, cfg.dim)  # last row = [MASK]
+        self.answer_embeddings = nn.Embedding(2, cfg.dim)  # 0 = revealed (added to the answer's vector), 1 = [MASK]
         self.question_embeddings = nn.Embedding(cfg.max_questions + 1, cfg.dim)  # 0 = context
         self.embed_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.layers = nn.ModuleList(Layer(cfg) for _ in range(cfg.n_layers))
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
-        self.head_out = nn.Linear(cfg.dim, cfg.n_answers)
+        self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
+        self.head_bias = nn.Parameter(torch.zeros(2))  # yes/no prior; options have none
 
     @property
     def mask_token(self) -> int:
@@ -138,6 +147,8 @@ class BlockDiffusionModel(nn.Module):
                 nn.init.ones_(m.weight)
                 nn.init.zeros_(m.bias)
         nn.init.zeros_(self.question_embeddings.weight)  # starts as the plain encoder
+        nn.init.zeros_(self.answer_embeddings.weight[0])
+        nn.init.zeros_(self.head_bias)
 
     # -- embeddings
     def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor) -> torch.Tensor:
@@ -146,14 +157,30 @@ class BlockDiffusionModel(nn.Module):
              + self.question_embeddings(segments))
         return self.embed_norm(x)  # (B, L, dim)
 
-    def _embed_block(self, answers: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
-        slot = torch.arange(1, answers.shape[1] + 1, device=answers.device)  # slot i <-> question i
-        x = (self.answer_embeddings(answers) + self.position_embeddings(positions)
-             + self.token_type_embeddings.weight[1] + self.question_embeddings(slot))
+    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
+        """option_ids (B, S, K, T) token ids of each option, option_len (B, S, K) ->
+        (B, S, 2 + K, dim): the content vector of every answer class of every slot."""
+        B, S, K, T = option_ids.shape
+        words = self.word_embeddings(option_ids)  # (B, S, K, T, dim)
+        keep = torch.arange(T, device=option_ids.device) < option_len[..., None]  # (B, S, K, T)
+        options = (words * keep[..., None]).sum(3) / option_len.clamp_min(1)[..., None]  # (B, S, K, dim)
+        yes_no = self.word_embeddings.weight[[self.cfg.yes_token, self.cfg.no_token]]  # (2, dim)
+        return torch.cat([yes_no.expand(B, S, 2, -1), options], 2)
+
+    def _embed_block(self, answers: torch.Tensor, positions: torch.Tensor, choices: torch.Tensor) -> torch.Tensor:
+        B, S = answers.shape
+        slot = torch.arange(1, S + 1, device=answers.device)  # slot i <-> question i
+        revealed = answers != self.mask_token
+        index = answers.clamp(max=choices.shape[2] - 1)[..., None, None].expand(B, S, 1, choices.shape[-1])
+        content = choices.gather(2, index).squeeze(2) + self.answer_embeddings.weight[0]  # (B, S, dim)
+        x = torch.where(revealed[..., None], content, self.answer_embeddings.weight[1])
+        x = x + self.position_embeddings(positions) + self.token_type_embeddings.weight[1] + self.question_embeddings(slot)
         return self.embed_norm(x)  # (B, S, dim)
 
-    def _head(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head_out(self.head_norm(F.gelu(self.head_dense(x)))).float()  # (B, S, n_answers)
+    def _head(self, x: torch.Tensor, choices: torch.Tensor) -> torch.Tensor:
+        h = self.head_out(self.head_norm(F.gelu(self.head_dense(x)))).float()  # (B, S, dim)
+        logits = torch.einsum("bsd,bscd->bsc", h, choices.float())  # (B, S, C)
+        return logits + F.pad(self.head_bias.float(), (0, logits.shape[-1] - 2))
 
     # -- the two passes
     def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor) -> PrefixKV:
@@ -171,20 +198,20 @@ class BlockDiffusionModel(nn.Module):
         return PrefixKV(ks, vs, valid)
 
     def block_forward(self, answers: torch.Tensor, positions: torch.Tensor, slot_valid: torch.Tensor,
-                      prefix: PrefixKV) -> torch.Tensor:
-        """answers, positions, slot_valid: (B, S) -> logits (B, S, n_answers), fp32.
-        `answers` holds an answer class per slot, or `mask_token` for an open slot."""
-        x = self._embed_block(answers, positions)
+                      prefix: PrefixKV, choices: torch.Tensor) -> torch.Tensor:
+        """answers, positions, slot_valid: (B, S); choices: (B, S, C, dim) from answer_vectors
+        -> logits (B, S, C), fp32. `answers` holds a class per slot, or `mask_token` if open."""
+        x = self._embed_block(answers, positions, choices)
         mask = torch.cat([prefix.valid, slot_valid], 1)[:, None, None, :]  # (B, 1, 1, L + S)
         for layer, k, v in zip(self.layers, prefix.k, prefix.v):
             x, _ = layer(x, mask, past=(k, v))
-        return self._head(x)
+        return self._head(x, choices)
 
-    def full_forward(self, ids, valid, segments, answers, positions, slot_valid) -> torch.Tensor:
+    def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices) -> torch.Tensor:
         """One pass over prefix + block with the block-diffusion mask. Same result as
         prefix_forward + block_forward; kept as the reference the tests compare with."""
         L, S = ids.shape[1], answers.shape[1]
-        x = torch.cat([self._embed_prefix(ids, segments), self._embed_block(answers, positions)], 1)
+        x = torch.cat([self._embed_prefix(ids, segments), self._embed_block(answers, positions, choices)], 1)
         keys = torch.cat([valid, slot_valid], 1)  # (B, L + S)
         sees_block = torch.zeros(L + S, L + S, dtype=torch.bool, device=ids.device)
         sees_block[L:, :] = True
@@ -192,7 +219,7 @@ class BlockDiffusionModel(nn.Module):
         mask = sees_block[None, None] & keys[:, None, None, :]  # (B, 1, L + S, L + S)
         for layer in self.layers:
             x, _ = layer(x, mask)
-        return self._head(x[:, L:])
+        return self._head(x[:, L:], choices)
 
 
 def hf_bert_state_dict(tensors: dict[str, torch.Tensor], n_layers: int) -> dict[str, torch.Tensor]:

@@ -5,14 +5,16 @@ The markers [Q1]..[Q8] reuse the WordPiece vocabulary's `[unused1]..[unused8]` i
 the encoder's own `tokenizer.json` works unchanged. Slot i takes the position id right
 after the last token of its question.
 
-Answer classes are shared by all questions: 0 = yes, 1 = no, 2 + k = option k.
+Answer classes are shared by all questions: 0 = yes, 1 = no, 2 + k = option k. The
+model scores an option by its content (the words of the option), so each request also
+carries the token ids of every option.
 This module knows nothing of the model or of torch.
 """
 
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokenizers import Tokenizer
@@ -47,6 +49,7 @@ class EncodedRequest:
     segments: list[int]        # per prefix token: 0 = context, i + 1 = question i
     slot_positions: list[int]  # position id of each slot
     allowed: list[list[int]]   # answer classes per slot
+    option_ids: list[list[list[int]]] = field(default_factory=list)  # per slot, per option: token ids
 
     @property
     def n_slots(self) -> int:
@@ -66,16 +69,12 @@ class DecisionTokenizer:
             raise ValueError(f"{path}: tokenizer lacks special tokens {missing}")
         self.cls, self.sep, self.mask, self.pad = (ids[t] for t in ("[CLS]", "[SEP]", "[MASK]", "[PAD]"))
         self.markers = [self.tok.token_to_id(f"[unused{i + 1}]") for i in range(MAX_QUESTIONS)]
+        self.labels = [[self.tok.token_to_id(t) for t in ("(", letter, ")")] for letter in OPTION_LABELS]
         self.vocab_size = self.tok.get_vocab_size()
 
     def word_id(self, word: str) -> int:
         return self.tok.token_to_id(word)
 
-    @staticmethod
-    def question_text(q: Question) -> str:
-        if q.kind == "boolean":
-            return q.text
-        return q.text + " " + " ".join(f"({OPTION_LABELS[k]}) {o}" for k, o in enumerate(q.options))
 
     def encode(self, context: str, questions: list[Question], truncate: bool = False) -> EncodedRequest:
         return self.encode_batch([(context, questions)], truncate)[0]
@@ -84,12 +83,21 @@ class DecisionTokenizer:
         texts = []
         for context, questions in requests:
             texts.append(context)
-            texts.extend(self.question_text(q) for q in questions)
+            for q in questions:
+                texts.append(q.text)
+                texts.extend(q.options)
         pieces = iter(self.tok.encode_batch(texts, add_special_tokens=False))
         out = []
         for context, questions in requests:
             ctx = next(pieces).ids
-            qs = [next(pieces).ids for _ in questions]
+            qs, options = [], []
+            for q in questions:
+                ids = list(next(pieces).ids)
+                opts = [next(pieces).ids for _ in q.options]
+                for k, o in enumerate(opts):  # "... (a) manual (b) automatic"
+                    ids += self.labels[k] + o
+                qs.append(ids)
+                options.append(opts)
             q_len = sum(len(q) + 1 for q in qs) + 1
             budget = self.max_length - 2 - q_len
             if len(ctx) > budget:
@@ -109,5 +117,5 @@ class DecisionTokenizer:
                 positions.append(len(ids))  # the position right after the question
             ids.append(self.sep)
             segments.append(0)
-            out.append(EncodedRequest(ids, segments, positions, [answer_classes(q) for q in questions]))
+            out.append(EncodedRequest(ids, segments, positions, [answer_classes(q) for q in questions], options))
         return out

@@ -154,7 +154,7 @@ def batch_loss(model, examples: list[Example], pad_id: int, bf16: bool):
     labels, masked, answers = labels.to(device), masked.to(device), answers.to(device)
     with autocast_for(device, bf16):
         prefix = batch.prefix_forward(model)
-        logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix)
+        logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix, batch.answer_vectors(model))
     logits = logits.masked_fill(~batch.allowed, -1e4)
     loss = F.cross_entropy(logits[masked], labels[masked])
     correct = (logits.argmax(-1) == labels) & masked

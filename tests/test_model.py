@@ -26,8 +26,8 @@ def test_prefix_kv_reuse_equals_full_forward(tiny):
     b = _batch(tiny, _requests())
     answers = _answers(tiny, b)
     with torch.no_grad():
-        two_pass = tiny.model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(tiny.model))
-        full = tiny.model.full_forward(b.ids, b.valid, b.segments, answers, b.positions, b.slot_valid)
+        two_pass = tiny.model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(tiny.model), b.answer_vectors(tiny.model))
+        full = tiny.model.full_forward(b.ids, b.valid, b.segments, answers, b.positions, b.slot_valid, b.answer_vectors(tiny.model))
     m = b.slot_valid
     torch.testing.assert_close(two_pass[m], full[m], rtol=1e-4, atol=1e-5)
 
@@ -37,8 +37,8 @@ def test_prefix_never_sees_the_block(tiny):
     with torch.no_grad():
         kv = b.prefix_forward(tiny.model)
         # through the full-forward path too: prefix hidden states cannot depend on answers
-        full_a = tiny.model.full_forward(b.ids, b.valid, b.segments, _answers(tiny, b, 1), b.positions, b.slot_valid)
-        full_b = tiny.model.full_forward(b.ids, b.valid, b.segments, _answers(tiny, b, 2), b.positions, b.slot_valid)
+        full_a = tiny.model.full_forward(b.ids, b.valid, b.segments, _answers(tiny, b, 1), b.positions, b.slot_valid, b.answer_vectors(tiny.model))
+        full_b = tiny.model.full_forward(b.ids, b.valid, b.segments, _answers(tiny, b, 2), b.positions, b.slot_valid, b.answer_vectors(tiny.model))
     assert len(kv.k) == tiny.model.cfg.n_layers
     assert not torch.allclose(full_a, full_b)  # the block does read the slots
 
@@ -49,13 +49,13 @@ def test_block_sees_prefix_and_other_slots(tiny):
     answers = torch.full_like(b.positions, tiny.model.mask_token)
     with torch.no_grad():
         kv = b.prefix_forward(tiny.model)
-        base = tiny.model.block_forward(answers, b.positions, b.slot_valid, kv)
+        base = tiny.model.block_forward(answers, b.positions, b.slot_valid, kv, b.answer_vectors(tiny.model))
         revealed = answers.clone()
         revealed[0, 0] = 0
-        other = tiny.model.block_forward(revealed, b.positions, b.slot_valid, kv)
+        other = tiny.model.block_forward(revealed, b.positions, b.slot_valid, kv, b.answer_vectors(tiny.model))
         ids = b.ids.clone()
         ids[0, 3] = 2000
-        changed_prefix = tiny.model.block_forward(answers, b.positions, b.slot_valid, tiny.model.prefix_forward(ids, b.valid, b.segments))
+        changed_prefix = tiny.model.block_forward(answers, b.positions, b.slot_valid, tiny.model.prefix_forward(ids, b.valid, b.segments), b.answer_vectors(tiny.model))
     assert not torch.allclose(base[0, 1], other[0, 1])           # slot 1 sees slot 0
     assert not torch.allclose(base[0, 0], changed_prefix[0, 0])  # slots see the context
 
@@ -66,9 +66,10 @@ def test_padding_does_not_change_a_request(tiny):
     batched = _batch(tiny, reqs)
     with torch.no_grad():
         la = tiny.model.block_forward(torch.full_like(alone.positions, tiny.model.mask_token), alone.positions,
-                                      alone.slot_valid, alone.prefix_forward(tiny.model))
+                                      alone.slot_valid, alone.prefix_forward(tiny.model), alone.answer_vectors(tiny.model))
         lb = tiny.model.block_forward(torch.full_like(batched.positions, tiny.model.mask_token), batched.positions,
-                                      batched.slot_valid, batched.prefix_forward(tiny.model))
+                                      batched.slot_valid, batched.prefix_forward(tiny.model),
+                                      batched.answer_vectors(tiny.model))
     n = alone.slot_valid.sum()
     torch.testing.assert_close(la[0, :n], lb[0, :n], rtol=1e-4, atol=1e-5)
 
