@@ -9,6 +9,10 @@ that supports a revealed answer (its stated fact, or the rule that concluded it)
 deleted from the context: its truth then lives only in its slot, and the labels of the
 other slots are unchanged (the revealed answer stands in for the deleted sentence).
 
+The prefix pass dominates the cost, so each set gets several reveal patterns
+(`block_samples`) that share one prefix pass: more supervised slots per second. Slots
+whose support was deleted stay revealed in every pattern.
+
 Curriculum: stages of growing chain length (facts and one hop first, then chains).
 State (weights, AdamW moments, counters) is saved as safetensors + JSON, so a run can
 be stopped at any time and resumed.
@@ -56,6 +60,7 @@ class TrainConfig(BaseModel):
     warmup_steps: int = 200
     weight_decay: float = 0.01
     drop_support: float = Field(0.5, description="share of sets whose revealed answers lose their supporting sentence")
+    block_samples: int = Field(4, ge=1, description="reveal patterns per set, sharing one prefix pass")
     freeze_word_embeddings: bool = Field(True, description="saves a third of the parameters' optimiser work")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
@@ -70,24 +75,35 @@ class TrainConfig(BaseModel):
 
 @dataclass
 class Example:
-    enc: object          # EncodedRequest
-    labels: list[int]    # answer class per slot
-    revealed: list[bool]
+    enc: object                 # EncodedRequest
+    labels: list[int]           # answer class per slot
+    revealed: list[list[bool]]  # per reveal pattern, per slot
     depth: list[int]
 
 
-def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Random, drop_support: float) -> Example:
-    n = len(s.questions)
+def _reveal_pattern(rng: random.Random, n: int, forced: set[int]) -> list[bool]:
+    """t ~ U(0, 1); each slot masked with probability t; `forced` slots always revealed;
+    at least one slot masked."""
     t = rng.random()
-    masked = [rng.random() < t for _ in range(n)]
-    if not any(masked):
-        masked[rng.randrange(n)] = True
-    dropped: set[int] = set()
+    revealed = [i in forced or rng.random() >= t for i in range(n)]
+    if all(revealed):
+        open_ = [i for i in range(n) if i not in forced]
+        revealed[rng.choice(open_)] = False
+    return revealed
+
+
+def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Random, drop_support: float,
+                 samples: int = 1) -> Example:
+    n = len(s.questions)
+    first = _reveal_pattern(rng, n, set())
+    dropped, kept_revealed = set(), set()
     if rng.random() < drop_support:
-        dropped = {s.support[i] for i in range(n) if not masked[i] and s.support[i] is not None}
+        kept_revealed = {i for i in range(n) if first[i] and s.support[i] is not None}
+        dropped = {s.support[i] for i in kept_revealed}
+    patterns = [first] + [_reveal_pattern(rng, n, kept_revealed) for _ in range(samples - 1)]
     enc = tokenizer.encode(s.context_without(dropped), s.questions)
     labels = [answer_classes(q)[a] for q, a in zip(s.questions, s.answers)]
-    return Example(enc, labels, [not m for m in masked], s.depth)
+    return Example(enc, labels, patterns, s.depth)
 
 
 def corpus_stream(cfg: TrainConfig, start: int) -> Iterator[tuple[int, DecisionSet]]:
@@ -125,7 +141,7 @@ def batches(cfg: TrainConfig, tokenizer: DecisionTokenizer, start: int) -> Itera
     stream = mixed_stream(cfg, start)
     while True:
         for s in stream:
-            pool.append(make_example(s, tokenizer, rng, cfg.drop_support))
+            pool.append(make_example(s, tokenizer, rng, cfg.drop_support, cfg.block_samples))
             if len(pool) == cfg.batch_size * 16:
                 break
         if not pool:
@@ -142,23 +158,24 @@ def batch_loss(model, examples: list[Example], pad_id: int, bf16: bool):
     device = next(model.parameters()).device
     batch = Batch.collate([e.enc for e in examples], pad_id, model.cfg.n_answers, device)
     B, S = batch.positions.shape
-    labels = torch.zeros(B, S, dtype=torch.long)
-    masked = torch.zeros(B, S, dtype=torch.bool)
-    answers = torch.full((B, S), model.mask_token, dtype=torch.long)
+    K = len(examples[0].revealed)
+    labels = torch.zeros(K, B, S, dtype=torch.long)
+    masked = torch.zeros(K, B, S, dtype=torch.bool)
     for b, e in enumerate(examples):
         n = len(e.labels)
-        labels[b, :n] = torch.tensor(e.labels)
-        rev = torch.tensor(e.revealed)
-        masked[b, :n] = ~rev
-        answers[b, :n] = torch.where(rev, labels[b, :n], model.mask_token)
-    labels, masked, answers = labels.to(device), masked.to(device), answers.to(device)
+        labels[:, b, :n] = torch.tensor(e.labels)
+        masked[:, b, :n] = ~torch.tensor(e.revealed)  # (K, n)
+    labels, masked = labels.view(K * B, S).to(device), masked.view(K * B, S).to(device)  # rows: k * B + b
+    answers = torch.where(masked, model.mask_token, labels)
+    rows = torch.arange(B, device=device).repeat(K)
     with autocast_for(device, bf16):
-        prefix = batch.prefix_forward(model)
-        logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix, batch.answer_vectors(model))
-    logits = logits.masked_fill(~batch.allowed, -1e4)
+        prefix = batch.prefix_forward(model).select(rows)
+        logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix,
+                                     batch.answer_vectors(model)[rows])  # (K * B, S, C)
+    logits = logits.masked_fill(~batch.allowed[rows], -1e4)
     loss = F.cross_entropy(logits[masked], labels[masked])
     correct = (logits.argmax(-1) == labels) & masked
-    return loss, correct.cpu(), masked.cpu()
+    return loss, correct[:B].cpu(), masked[:B].cpu()  # stats from the first pattern
 
 
 def _lr(cfg: TrainConfig, step: int, total_steps: int) -> float:

@@ -48,8 +48,11 @@ def test_dropped_support_only_when_the_answer_is_revealed(tiny):
     from decider.engine.corpus import CorpusSpec, make_sets
     rng = random.Random(0)
     for s in make_sets(CorpusSpec(split="train"), 40):
-        ex = make_example(s, tiny.tokenizer, rng, drop_support=1.0)
+        ex = make_example(s, tiny.tokenizer, rng, drop_support=1.0, samples=3)
         full = tiny.tokenizer.encode(s.context, s.questions)
-        supported_revealed = any(r and sup is not None for r, sup in zip(ex.revealed, s.support))
-        assert (len(ex.enc.prefix_ids) < len(full.prefix_ids)) == supported_revealed
-        assert any(not r for r in ex.revealed)  # always something to predict
+        supported = [r and sup is not None for r, sup in zip(ex.revealed[0], s.support)]
+        assert (len(ex.enc.prefix_ids) < len(full.prefix_ids)) == any(supported)
+        for pattern in ex.revealed:
+            assert any(not r for r in pattern)  # always something to predict
+            # a slot whose support left the context is revealed in every pattern
+            assert all(r for r, sup in zip(pattern, supported) if sup)
