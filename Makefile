@@ -41,7 +41,7 @@ train: $(STAMP)
 
 card: $(STAMP)
 	$(BIN)/decider eval --checkpoint $(CKPT) --split test --sets $(SETS) --json --out docs/eval/test.json
-	$(BIN)/decider eval --checkpoint $(CKPT) --split novel --sets $(SETS) --json --out docs/eval/novel.json
+	$(BIN)/decider eval --checkpoint $(CKPT) --split novel --sets $(SETS) --oracle-sets 0 --json --out docs/eval/novel.json
 	$(BIN)/decider card --checkpoint $(CKPT) --test docs/eval/test.json --novel docs/eval/novel.json
 
 clean:

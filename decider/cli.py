@@ -90,7 +90,7 @@ def cmd_eval(args) -> int:
         sets = held_out_sets(args.split, args.sets)
     t0 = time.time()
     report = evaluate(ckpt, sets, policies=args.policies.split(","), threshold=args.threshold,
-                      with_oracle=not args.no_oracle, progress=log)
+                      oracle_sets=args.oracle_sets, progress=log)
     report["settings"].update(split=args.split if not args.data else str(args.data), seconds=round(time.time() - t0))
     if args.json:
         print(_json.dumps(report))
@@ -190,7 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--sets", type=int, default=2000)
     e.add_argument("--policies", default="parallel,sequential,independent")
     e.add_argument("--threshold", type=float, default=0.9, help="parallel commit threshold")
-    e.add_argument("--no-oracle", action="store_true", help="skip the oracle/flip diagnostic")
+    e.add_argument("--oracle-sets", type=int, default=500,
+                   help="run the oracle/flip diagnostic on the first N sets (0 = skip)")
     e.add_argument("--fit-temperature", action="store_true",
                    help="fit the temperature on the validation split and write calibration.json")
     e.add_argument("--json", action="store_true")

@@ -45,7 +45,10 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
         f"- command: `make train` (= `decider train --config engine/configs/decider-small.yaml`)",
         f"- seed {trained.get('seed')}, {trained.get('examples')} decision sets, {trained.get('steps')} optimiser steps,",
         f"  {trained.get('seconds', 0) / 60:.0f} minutes of training",
-        f"- curriculum: {trained.get('stages')}",
+        f"- curriculum: {trained.get('stages')}"
+        + (f" (schedule of {sum(s['examples'] for s in trained.get('stages', []))} sets, stopped at "
+           f"{trained.get('examples')} by `stop_after`)"
+           if trained.get("examples", 0) < sum(s["examples"] for s in trained.get("stages", [])) else ""),
         f"- calibration: temperature {cal.get('temperature')} fitted on {cal.get('fitted_on', 'the validation split')}",
         f"- weights stored in bf16 ({(folder / 'model.safetensors').stat().st_size / 2**20:.1f} MiB)",
         "",

@@ -67,6 +67,8 @@ class TrainConfig(BaseModel):
     use_corpus: bool = Field(True, description="mix the generated corpus in")
     save_every: int = Field(200, description="optimiser steps between checkpoints")
     time_limit_min: float | None = Field(None, description="stop (and save) after this many minutes")
+    stop_after: int | None = Field(None, description="stop (and save) once this many sets are seen; "
+                                   "the schedule (warm-up, cosine) still spans all stages")
     threads: int | None = None
     seed: int = 0
     bf16: bool = Field(True, description="bf16 autocast for matmuls where fast (CUDA, AMX CPUs)")
@@ -262,7 +264,8 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             bar.set_postfix(loss=f"{loss.item():.3f}", d0=f"{by_depth.get(0, 0):.2f}",
                             d1=f"{by_depth.get(1, 0):.2f}", d2p=f"{by_depth.get(2, 0):.2f}")
         elapsed = time.time() - started
-        out_of_time = cfg.time_limit_min is not None and elapsed > cfg.time_limit_min * 60
+        out_of_time = ((cfg.time_limit_min is not None and elapsed > cfg.time_limit_min * 60)
+                       or (cfg.stop_after is not None and state["examples"] >= cfg.stop_after))
         if state["step"] % cfg.save_every == 0 or out_of_time:
             state["seconds"] = seconds0 + elapsed
             state["depth_accuracy"] = _depth_accuracy(window)
@@ -270,7 +273,8 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             log(f"step {state['step']} examples {state['examples']} loss {loss.item():.4f} "
                 f"depth-acc {state['depth_accuracy']} saved to {out}")
         if out_of_time:
-            log(f"time limit of {cfg.time_limit_min} min reached; resume with the same command")
+            log(f"stopped at {state['examples']} sets (time limit or stop_after); "
+                "raise them and run the same command to resume")
             break
     else:
         state["seconds"] = seconds0 + time.time() - started

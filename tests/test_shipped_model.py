@@ -24,10 +24,18 @@ def test_answers_a_fixed_chained_example(shipped):
     assert all(0.0 < s.confidence <= 1.0 for s in r.slots)
 
 
-def test_breaking_the_chain_changes_the_answers(shipped):
-    broken = dict(EXAMPLE, context=EXAMPLE["context"].replace("Pump 3 is running.", "Pump 3 is not running."))
-    answers, _ = _answer(shipped, broken)
-    assert answers["pump_running"] == "no" and answers["valve_open"] == "no"
+def test_stated_facts_drive_the_answers(shipped):
+    negated = dict(EXAMPLE, context=EXAMPLE["context"].replace("Pump 3 is running.", "Pump 3 is not running.")
+                   .replace("Fan 5 is not enabled.", "Fan 5 is enabled."))
+    answers, _ = _answer(shipped, negated)
+    assert answers["pump_running"] == "no" and answers["fan_enabled"] == "yes"
+    # A stated categorical value is read, whatever the option order.
+    request = {"context": "The risk level of clause 4 is high. Section 2 is signed.",
+               "questions": [{"id": "risk", "text": "What is the risk level of clause 4?", "type": "categorical",
+                              "options": ["critical", "low", "high", "medium"]},
+                             {"id": "signed", "text": "Is section 2 signed?", "type": "boolean"}]}
+    answers, _ = _answer(shipped, request)
+    assert answers == {"risk": "high", "signed": "yes"}
 
 
 def test_same_request_same_answers_bit_for_bit(shipped):
