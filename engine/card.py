@@ -54,7 +54,8 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
         "",
         "## Measured",
         f"Commands: `decider eval --split test --sets {test['parallel']['sets']} --json` and "
-        f"`decider eval --split novel --sets {novel['parallel']['sets']} --json` "
+        f"`decider eval --split novel --sets {novel['parallel']['sets']}"
+        f"{'' if 'oracle' in novel else ' --oracle-sets 0'} --json` "
         f"(threshold {test['settings']['threshold']}), on {platform.machine()} CPU, "
         f"{test['settings'].get('seconds', '?')} s and {novel['settings'].get('seconds', '?')} s.",
         "",
@@ -67,8 +68,14 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
             lines.append(f"| {split} | {policy} | {_fmt(r['per_item_accuracy'])} | {_fmt(r['all_correct'])} | "
                          f"{_fmt(r['all_correct_chained'])} | {_fmt(r['all_correct_8_chained'])} | "
                          f"{_fmt(r['forward_passes_mean'])} | {_fmt(r['forward_passes_8'])} | {_fmt(r['ece'])} |")
+    by_depth = test["parallel"]["by_depth"]
     lines += ["", "Per-item accuracy by rule-chain depth (test, parallel): "
-              + ", ".join(f"depth {d}: {v:.3f}" for d, v in test["parallel"]["by_depth"].items()), ""]
+              + ", ".join(f"depth {d}: {v:.3f}" for d, v in by_depth.items()), ""]
+    deep = [v for d, v in by_depth.items() if int(d) >= 1]
+    if deep and max(deep) < 0.65:
+        lines += [f"**State of this checkpoint:** it reads stated facts and values (depth 0: "
+                  f"{by_depth.get('0', by_depth.get(0, 0)):.3f}) but does not yet follow rules: every "
+                  f"answer that needs a rule step is near chance ({min(deep):.3f} to {max(deep):.3f}).", ""]
     if "oracle" in test:
         o = test["oracle"]
         lines += [f"Diagnostic (test): with every other answer revealed (oracle) per-item accuracy is "
