@@ -56,3 +56,18 @@ def test_dropped_support_only_when_the_answer_is_revealed(tiny):
             assert any(not r for r in pattern)  # always something to predict
             # a slot whose support left the context is revealed in every pattern
             assert all(r for r, sup in zip(pattern, supported) if sup)
+
+
+def test_trains_on_team_data_alone_and_stops_where_told(tiny, tmp_path):
+    from pathlib import Path
+
+    from decider.engine.checkpoint import save_checkpoint
+    init = save_checkpoint(tiny, tmp_path / "init")
+    data = Path(__file__).parents[1] / "docs" / "examples" / "decisions.jsonl"
+    cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=100,
+                      data=[data], use_corpus=False, stop_after=8,
+                      stages=[Stage(max_links=1, examples=40)])
+    logs = []
+    train(cfg, progress=False, log=logs.append)
+    assert load_checkpoint(tmp_path / "run").meta["trained"]["examples"] == 8
+    assert any("stopped at 8 sets" in m for m in logs)
