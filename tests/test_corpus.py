@@ -85,3 +85,31 @@ def test_dropping_a_revealed_support_removes_only_that_sentence():
     ctx = s.context_without({s.support[i]})
     assert s.sentences[s.support[i]] not in ctx
     assert len(ctx) < len(s.context)
+
+
+def test_revealed_answers_stand_in_for_their_deleted_support():
+    """What training relies on: delete the sentence behind a revealed answer, add the revealed
+    answer as a fact, and every other answer stays the same."""
+    rng = random.Random(3)
+    from decider.engine.corpus import _chain, _distractor
+    for trial in range(60):
+        w = _World(rng, DOMAINS["industrial"][0])
+        nodes = _chain(w, rng, 4)
+        for _ in range(3):
+            _distractor(w, rng)
+        true, cat = w.solve()
+        # reveal the true chain nodes, delete each one's support, state the node instead
+        for lit in nodes:
+            if lit[0] == "b" and lit[1] in true:
+                sup = true[lit[1]]
+                w.stated_true.pop(lit[1], None)
+                w.rules = [r for r in w.rules if r[2] != sup]
+                w.stated_true[lit[1]] = -1
+            elif lit[0] == "c" and cat[lit[1]][1] is not None:
+                sup = cat[lit[1]][1]
+                w.stated_cat.pop(lit[1], None)
+                w.rules = [r for r in w.rules if r[2] != sup]
+                w.stated_cat[lit[1]] = (cat[lit[1]][0], -1)
+        true2, cat2 = w.solve()
+        assert set(true2) == set(true)
+        assert {v: c[0] for v, c in cat2.items()} == {v: c[0] for v, c in cat.items()}
