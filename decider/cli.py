@@ -32,13 +32,6 @@ def _questions(records):
     return [Question(q["id"], q["text"], q["type"], tuple(q.get("options", ()))) for q in records]
 
 
-def _device(name: str) -> str:
-    import torch
-    if name == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    return name
-
-
 def cmd_train(args) -> int:
     import yaml
 
@@ -72,7 +65,9 @@ def cmd_eval(args) -> int:
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)
-    ckpt = load_checkpoint(args.checkpoint, device=_device(args.device))
+    from decider.engine.decode import resolve_device
+
+    ckpt = load_checkpoint(args.checkpoint, device=resolve_device(args.device))
     log = (lambda m: print(m, file=sys.stderr)) if not args.quiet else None
     if args.fit_temperature:
         sets = held_out_sets("validation", args.sets)

@@ -28,6 +28,7 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
     cfg = json.loads((folder / "config.json").read_text())
     cal = json.loads((folder / "calibration.json").read_text())
     trained = cfg.get("trained", {})
+    planned = sum(s["examples"] for s in trained.get("stages", []))
     reports = {"test": test, "novel": novel}
     lines = [
         f"# {cfg.get('name', folder.name)} (version {cfg.get('version', '0')})",
@@ -46,9 +47,8 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
         f"- seed {trained.get('seed')}, {trained.get('examples')} decision sets, {trained.get('steps')} optimiser steps,",
         f"  {trained.get('seconds', 0) / 60:.0f} minutes of training",
         f"- curriculum: {trained.get('stages')}"
-        + (f" (schedule of {sum(s['examples'] for s in trained.get('stages', []))} sets, stopped at "
-           f"{trained.get('examples')} by `stop_after`)"
-           if trained.get("examples", 0) < sum(s["examples"] for s in trained.get("stages", [])) else ""),
+        + (f" (schedule of {planned} sets, stopped at {trained.get('examples')} by `stop_after`)"
+           if trained.get("examples", 0) < planned else ""),
         f"- calibration: temperature {cal.get('temperature')} fitted on {cal.get('fitted_on', 'the validation split')}",
         f"- weights stored in bf16 ({(folder / 'model.safetensors').stat().st_size / 2**20:.1f} MiB)",
         "",
@@ -74,7 +74,7 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
     deep = [v for d, v in by_depth.items() if int(d) >= 1]
     if deep and max(deep) < 0.65:
         lines += [f"**State of this checkpoint:** it reads stated facts and values (depth 0: "
-                  f"{by_depth.get('0', by_depth.get(0, 0)):.3f}) but does not yet follow rules: every "
+                  f"{by_depth['0']:.3f}) but does not yet follow rules: every "
                   f"answer that needs a rule step is near chance ({min(deep):.3f} to {max(deep):.3f}).", ""]
     if "oracle" in test:
         o = test["oracle"]

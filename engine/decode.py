@@ -53,6 +53,13 @@ def bf16_is_fast(device: torch.device | str) -> bool:
     return False
 
 
+def resolve_device(name: str = "auto") -> torch.device:
+    """'auto' = CUDA when present, else CPU; anything else is taken as a torch device name."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
 def autocast_for(device: torch.device | str, enabled: bool = True):
     """bf16 autocast for the linear layers where it pays (see bf16_is_fast), else a no-op."""
     device = torch.device(device)
@@ -180,24 +187,26 @@ def _results(requests, answers, conf_at, dist_at, step_at, passes) -> list[Block
 
 @torch.no_grad()
 def decode_revealed(model: BlockDiffusionModel, requests: list[EncodedRequest],
-                    revealed: list[list[int]], *, temperature: float = 1.0, pad_id: int = 0,
-                    bf16: bool = True) -> list[list[torch.Tensor]]:
-    """For each request and each slot i: the answer distribution of slot i when every
-    other slot holds `revealed[b][j]` (an answer class). One prefix pass per request,
-    one block pass for all n variants. Used by the oracle diagnostic and the flip test."""
+                    reveals: list[list[list[int]]], *, temperature: float = 1.0, pad_id: int = 0,
+                    bf16: bool = True) -> list[list[list[torch.Tensor]]]:
+    """For each reveal v, request b and slot i: the answer distribution of slot i when every
+    other slot j holds `reveals[v][b][j]` (an answer class). One prefix pass per request
+    serves every reveal; one block pass covers all variants. Used by the oracle diagnostic
+    (true answers revealed) and the flip test (wrong answers revealed)."""
     device = next(model.parameters()).device
     C = model.cfg.n_answers
     batch = Batch.collate(requests, pad_id, C, device)
     B, S = batch.positions.shape
     rows, answers = [], []
-    for b, r in enumerate(requests):
-        for i in range(r.n_slots):
-            row = [model.mask_token] * S
-            for j, cls in enumerate(revealed[b]):
-                if j != i:
-                    row[j] = cls
-            rows.append(b)
-            answers.append(row)
+    for revealed in reveals:
+        for b, r in enumerate(requests):
+            for i in range(r.n_slots):
+                row = [model.mask_token] * S
+                for j, cls in enumerate(revealed[b]):
+                    if j != i:
+                        row[j] = cls
+                rows.append(b)
+                answers.append(row)
     index = torch.tensor(rows, device=device)
     with autocast_for(device, bf16):
         prefix: PrefixKV = batch.prefix_forward(model).select(index)
@@ -205,7 +214,10 @@ def decode_revealed(model: BlockDiffusionModel, requests: list[EncodedRequest],
                                      batch.slot_valid[index], prefix, batch.answer_vectors(model)[index])
         probs = answer_probs(logits, batch.allowed[index], temperature).cpu()
     out, k = [], 0
-    for r in requests:
-        out.append([probs[k + i, i] for i in range(r.n_slots)])
-        k += r.n_slots
+    for _ in reveals:
+        per_request = []
+        for r in requests:
+            per_request.append([probs[k + i, i] for i in range(r.n_slots)])
+            k += r.n_slots
+        out.append(per_request)
     return out

@@ -25,9 +25,6 @@ from decider.engine.corpus import CorpusSpec, DecisionSet, make_sets
 from decider.engine.decode import BlockResult, decode, decode_revealed
 from decider.engine.tokenizer import answer_classes
 
-SPLIT_COUNTS_MIN = 1
-
-
 @dataclass
 class Scored:
     sets: list[DecisionSet]
@@ -109,8 +106,8 @@ def oracle(ckpt: Checkpoint, sets: list[DecisionSet], temperature: float, batch_
         truth = [[answer_classes(q)[a] for q, a in zip(s.questions, s.answers)] for s in chunk]
         flipped = [[rng.choice([c for c in answer_classes(q) if c != t]) for q, t in zip(s.questions, ts)]
                    for s, ts in zip(chunk, truth)]
-        true_rev = decode_revealed(ckpt.model, encs, truth, temperature=temperature, pad_id=tok.pad)
-        flip_rev = decode_revealed(ckpt.model, encs, flipped, temperature=temperature, pad_id=tok.pad)
+        true_rev, flip_rev = decode_revealed(ckpt.model, encs, [truth, flipped], temperature=temperature,
+                                             pad_id=tok.pad)
         for s, ts, pt, pf, enc in zip(chunk, truth, true_rev, flip_rev, encs):
             for i, t in enumerate(ts):
                 a_true = enc.allowed[i][int(pt[i][enc.allowed[i]].argmax())]
@@ -127,7 +124,7 @@ def oracle(ckpt: Checkpoint, sets: list[DecisionSet], temperature: float, batch_
 
 
 def held_out_sets(split: str, n: int) -> list[DecisionSet]:
-    if split == "validation" or split == "test" or split == "novel":
+    if split in ("validation", "test", "novel"):
         return make_sets(CorpusSpec(split=split, max_links=5), n)
     raise ValueError(f"eval split must be validation, test or novel, got {split!r}")
 

@@ -35,7 +35,7 @@ from safetensors.torch import load_file, save_file
 
 from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, save_checkpoint, warm_start
 from decider.engine.corpus import CorpusSpec, DecisionSet, make_set
-from decider.engine.decode import Batch, autocast_for
+from decider.engine.decode import Batch, autocast_for, resolve_device
 from decider.engine.model import PRESETS
 from decider.engine.tokenizer import DecisionTokenizer, answer_classes
 
@@ -229,9 +229,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     else:
         ckpt = load_checkpoint(cfg.init)
         ckpt.name, ckpt.version = "decider-small", "0"
-    device = torch.device("cuda" if cfg.device == "auto" and torch.cuda.is_available()
-                          else ("cpu" if cfg.device == "auto" else cfg.device))
-    model = ckpt.model.float().to(device).train()
+    model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
     decay = [p for p, n in params.items() if p.ndim >= 2]
@@ -264,15 +262,15 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             bar.set_postfix(loss=f"{loss.item():.3f}", d0=f"{by_depth.get(0, 0):.2f}",
                             d1=f"{by_depth.get(1, 0):.2f}", d2p=f"{by_depth.get(2, 0):.2f}")
         elapsed = time.time() - started
-        out_of_time = ((cfg.time_limit_min is not None and elapsed > cfg.time_limit_min * 60)
-                       or (cfg.stop_after is not None and state["examples"] >= cfg.stop_after))
-        if state["step"] % cfg.save_every == 0 or out_of_time:
+        stop = ((cfg.time_limit_min is not None and elapsed > cfg.time_limit_min * 60)
+                or (cfg.stop_after is not None and state["examples"] >= cfg.stop_after))
+        if state["step"] % cfg.save_every == 0 or stop:
             state["seconds"] = seconds0 + elapsed
             state["depth_accuracy"] = _depth_accuracy(window)
             _checkpoint(ckpt, out, opt, params, state, cfg)
             log(f"step {state['step']} examples {state['examples']} loss {loss.item():.4f} "
                 f"depth-acc {state['depth_accuracy']} saved to {out}")
-        if out_of_time:
+        if stop:
             log(f"stopped at {state['examples']} sets (time limit or stop_after); "
                 "raise them and run the same command to resume")
             break
