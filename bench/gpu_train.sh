@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# Continue training decider-small on one CUDA GPU and measure it there.
+# Continue training decider-small on one CUDA GPU, then measure it there.
 #
 # Runs in the repository root of a machine that has torch, tokenizers, safetensors, pyyaml
 # and tqdm but may have no network and no `pip install -e .`: the package is made
-# importable through a symlink tree. pydantic must be importable (carry its wheels if not).
-# Results go to $OUT: eval reports and the bf16 checkpoint, its weights split in 15 MiB
-# parts (join with `cat model.safetensors.part-* > model.safetensors`).
+# importable through a symlink tree. pydantic must be importable.
+# Results go to $OUT (8 files): train.log, config.json, calibration.json, test.json,
+# novel.json and the bf16 weights in three parts
+# (join with `cat model.safetensors.part-* > model.safetensors`). The weights are written
+# before any evaluation starts, so a slow evaluation never costs the trained model.
 #
-#   OUT=/tmp/out TIME_LIMIT_MIN=7 bash bench/gpu_train.sh
+#   OUT=/tmp/out bash bench/gpu_train.sh
+#   INIT=runs/decider-small CONFIG=... TIME_LIMIT_MIN=5 SETS=2000 bash bench/gpu_train.sh
 set -euo pipefail
 OUT=${OUT:-/tmp/decider-out}
-TIME_LIMIT_MIN=${TIME_LIMIT_MIN:-7}
+CONFIG=${CONFIG:-engine/configs/decider-small-gpu.yaml}
+INIT=${INIT:-engine/checkpoints/decider-small}
+TIME_LIMIT_MIN=${TIME_LIMIT_MIN:-5}
 SETS=${SETS:-2000}
+RUN=${RUN:-/tmp/decider-run}
+EXPORT=${EXPORT:-/tmp/decider-export}
+PY=${PY:-python3}
 mkdir -p "$OUT"
 
 PKG=$(mktemp -d)
@@ -19,17 +27,29 @@ mkdir "$PKG/decider"
 cp decider/*.py "$PKG/decider/"
 ln -s "$PWD/engine" "$PKG/decider/engine"
 ln -s "$PWD/kernels" "$PKG/decider/kernels"
-export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}"
-PY=${PY:-python3}
+export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+LOG="$OUT/train.log"
 
-# at most 8 files come back: train.log, test.json, novel.json, config.json, calibration.json, 3 parts
-nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/train.log"
-$PY -m decider.cli train --config engine/configs/decider-small-gpu.yaml \
-    --time-limit-min "$TIME_LIMIT_MIN" --quiet 2>&1 | tail -n 20 | tee -a "$OUT/train.log"
-$PY -m decider.cli export --checkpoint /tmp/decider-run --out /tmp/decider-export
-$PY -m decider.cli eval --checkpoint /tmp/decider-export --fit-temperature --sets 1000 --quiet
-$PY -m decider.cli eval --checkpoint /tmp/decider-export --split test --sets "$SETS" --json --quiet --out "$OUT/test.json"
-$PY -m decider.cli eval --checkpoint /tmp/decider-export --split novel --sets "$SETS" --json --quiet --out "$OUT/novel.json"
-cp /tmp/decider-export/config.json /tmp/decider-export/calibration.json "$OUT/"
-split -b 15M /tmp/decider-export/model.safetensors "$OUT/model.safetensors.part-"
-ls -la "$OUT"
+{
+  date -u
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || echo "no nvidia-smi"
+  echo "cpus $(nproc)"
+  $PY -c "import torch, decider.engine as e; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), e.__file__)"
+} 2>&1 | tee "$LOG"
+
+$PY -m decider.cli train --config "$CONFIG" --init "$INIT" --out "$RUN" \
+    --time-limit-min "$TIME_LIMIT_MIN" --quiet 2>&1 | tee -a "$LOG"
+$PY -m decider.cli export --checkpoint "$RUN" --out "$EXPORT" 2>&1 | tee -a "$LOG"
+split -n 3 -d "$EXPORT/model.safetensors" "$OUT/model.safetensors.part-"
+cp "$EXPORT/config.json" "$OUT/"
+
+evaluate() {  # timeout seconds, then eval arguments
+  local limit=$1; shift
+  timeout "$limit" $PY -m decider.cli eval --checkpoint "$EXPORT" --quiet "$@" 2>&1 | tail -n 3 | tee -a "$LOG" \
+    || echo "eval $* did not finish within ${limit} s" | tee -a "$LOG"
+}
+evaluate "${FIT_TIMEOUT:-40}" --fit-temperature --sets 1000 --policies parallel --oracle-sets 0
+cp "$EXPORT/calibration.json" "$OUT/"
+evaluate "${TEST_TIMEOUT:-120}" --split test --sets "$SETS" --json --out "$OUT/test.json"
+evaluate "${NOVEL_TIMEOUT:-80}" --split novel --sets "$((SETS / 2))" --json --out "$OUT/novel.json"
+ls -la "$OUT" | tee -a "$LOG"

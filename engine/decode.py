@@ -17,7 +17,7 @@ This module never imports grpc; the service and the eval both call it.
 from __future__ import annotations
 
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import torch
 
@@ -110,9 +110,10 @@ class Batch:
             slot_valid[b, : r.n_slots] = True
             for s, classes in enumerate(r.allowed):
                 allowed[b, s, classes] = True
-        to = dict(device=device)
-        return Batch(ids.to(**to), valid.to(**to), segments.to(**to), positions.to(**to), slot_valid.to(**to),
-                     allowed.to(**to), option_ids.to(**to), option_len.to(**to))
+        return Batch(ids, valid, segments, positions, slot_valid, allowed, option_ids, option_len).to(device)
+
+    def to(self, device: torch.device | str) -> "Batch":
+        return Batch(*(getattr(self, f.name).to(device, non_blocking=True) for f in fields(self)))
 
     def answer_vectors(self, model: BlockDiffusionModel) -> torch.Tensor:
         return model.answer_vectors(self.option_ids, self.option_len)

@@ -66,7 +66,13 @@ class TrainConfig(BaseModel):
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
     save_every: int = Field(200, description="optimiser steps between checkpoints")
-    time_limit_min: float | None = Field(None, description="stop (and save) after this many minutes")
+    workers: int = Field(0, ge=0, description="background processes that generate batches (0 = in the "
+                         "training process; on a GPU the generator needs several to keep up)")
+    time_limit_min: float | None = Field(None, description="stop (and save) once the run has trained this many "
+                                         "minutes in all (a resumed run counts its earlier time)")
+    anneal_to_time_limit: bool = Field(False, description="end the learning-rate schedule at the time limit "
+                                       "(or at the last stage, whichever comes first): for runs of fixed length "
+                                       "on hardware of unknown speed")
     stop_after: int | None = Field(None, description="stop (and save) once this many sets are seen; "
                                    "the schedule (warm-up, cosine) still spans all stages")
     threads: int | None = None
@@ -108,82 +114,122 @@ def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Rando
     return Example(enc, labels, patterns, s.depth)
 
 
-def corpus_stream(cfg: TrainConfig, start: int) -> Iterator[tuple[int, DecisionSet]]:
-    """(global index, set) from the curriculum, starting at example `start`."""
-    index, offset = 0, 0
+def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet:
+    """The set at position `index` of the schedule. Random access, so that data workers build
+    disjoint shards and a resumed run picks up where it stopped."""
+    rng = random.Random(cfg.seed * 1_000_003 + index)
+    if team and (not cfg.use_corpus or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
+        return rng.choice(team)
+    first = 0
     for stage in cfg.stages:
-        spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
-                          max_extra=stage.max_extra)
-        for i in range(stage.examples):
-            if index >= start:
-                yield index, make_set(spec, offset + i)
-            index += 1
-        offset += stage.examples
+        if index < first + stage.examples:
+            spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
+                              max_extra=stage.max_extra)
+            return make_set(spec, index)
+        first += stage.examples
+    raise IndexError(f"set {index} is past the schedule's {first} sets")
 
 
-def mixed_stream(cfg: TrainConfig, start: int) -> Iterator[DecisionSet]:
-    from decider.engine.dataset import load_jsonl
-    team = [s for path in cfg.data for s in load_jsonl(path)]
-    rng = random.Random(cfg.seed * 7919 + start)
-    corpus = corpus_stream(cfg, start) if cfg.use_corpus else None
-    if not team and corpus is None:
-        raise ValueError("nothing to train on: give --data files or keep the corpus")
-    total = sum(s.examples for s in cfg.stages)
-    for _ in range(start, total):
-        if team and (corpus is None or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
-            yield rng.choice(team)
-        else:
-            yield next(corpus)[1]
+@dataclass
+class TrainBatch:
+    """One optimiser step's input: padded tensors plus, per reveal pattern k, labels and masks."""
+
+    batch: Batch
+    labels: torch.Tensor     # (K, B, S) answer class per slot
+    masked: torch.Tensor     # (K, B, S) bool: slots to predict (the rest are revealed)
+    depths: list[list[int]]  # per set, per slot: rule-chain depth (progress statistics)
+
+    @staticmethod
+    def collate(examples: list[Example], pad_id: int, n_classes: int) -> "TrainBatch":
+        batch = Batch.collate([e.enc for e in examples], pad_id, n_classes)
+        B, S = batch.positions.shape
+        K = len(examples[0].revealed)
+        labels = torch.zeros(K, B, S, dtype=torch.long)
+        masked = torch.zeros(K, B, S, dtype=torch.bool)
+        for b, e in enumerate(examples):
+            n = len(e.labels)
+            labels[:, b, :n] = torch.tensor(e.labels)
+            masked[:, b, :n] = ~torch.tensor(e.revealed)  # (K, n)
+        return TrainBatch(batch, labels, masked, [e.depth for e in examples])
+
+    def __len__(self) -> int:
+        return len(self.depths)
+
+    def to(self, device) -> "TrainBatch":
+        return TrainBatch(self.batch.to(device), self.labels.to(device), self.masked.to(device), self.depths)
 
 
-def batches(cfg: TrainConfig, tokenizer: DecisionTokenizer, start: int) -> Iterator[list[Example]]:
-    """Length-bucketed batches: a pool of 16 batches sorted by prefix length, so padding stays small."""
-    rng = random.Random(cfg.seed * 1_000_003 + start)
-    pool: list[Example] = []
-    stream = mixed_stream(cfg, start)
-    while True:
-        for s in stream:
-            pool.append(make_example(s, tokenizer, rng, cfg.drop_support, cfg.block_samples))
-            if len(pool) == cfg.batch_size * 16:
-                break
-        if not pool:
-            return
-        pool.sort(key=lambda e: len(e.enc.prefix_ids))
-        chunks = [pool[i:i + cfg.batch_size] for i in range(0, len(pool), cfg.batch_size)]
-        rng.shuffle(chunks)
-        yield from chunks
-        pool = []
+class TrainingSets(torch.utils.data.IterableDataset):
+    """Collated batches from set `start` of the schedule on.
+
+    The schedule is cut into pools of 16 batches. A pool is sorted by prefix length, so that
+    padding stays small, and its batches are shuffled. Worker k of W builds pools k, k + W, ...
+    and the loader takes one batch from each worker in turn: for a given worker count the
+    order is reproducible, and generation (pure Python) runs beside the training step."""
+
+    def __init__(self, cfg: TrainConfig, tokenizer: DecisionTokenizer, n_classes: int, start: int):
+        self.cfg, self.tokenizer, self.n_classes, self.start = cfg, tokenizer, n_classes, start
+
+    def __iter__(self) -> Iterator[TrainBatch]:
+        from decider.engine.dataset import load_jsonl
+
+        cfg = self.cfg
+        info = torch.utils.data.get_worker_info()
+        worker, workers = (info.id, info.num_workers) if info else (0, 1)
+        team = [s for path in cfg.data for s in load_jsonl(path)]
+        if not team and not cfg.use_corpus:
+            raise ValueError("nothing to train on: give --data files or keep the corpus")
+        total = sum(s.examples for s in cfg.stages)
+        size = cfg.batch_size * 16
+        for first in range(self.start + worker * size, total, workers * size):
+            rng = random.Random(cfg.seed * 1_000_003 + first)
+            pool = [make_example(set_at(cfg, team, i), self.tokenizer, rng, cfg.drop_support, cfg.block_samples)
+                    for i in range(first, min(total, first + size))]
+            pool.sort(key=lambda e: len(e.enc.prefix_ids))
+            chunks = [pool[i:i + cfg.batch_size] for i in range(0, len(pool), cfg.batch_size)]
+            rng.shuffle(chunks)
+            for chunk in chunks:
+                yield TrainBatch.collate(chunk, self.tokenizer.pad, self.n_classes)
 
 
-def batch_loss(model, examples: list[Example], pad_id: int, bf16: bool):
-    """Masked-diffusion cross-entropy over masked slots. Returns (loss, per-slot stats)."""
-    device = next(model.parameters()).device
-    batch = Batch.collate([e.enc for e in examples], pad_id, model.cfg.n_answers, device)
-    B, S = batch.positions.shape
-    K = len(examples[0].revealed)
-    labels = torch.zeros(K, B, S, dtype=torch.long)
-    masked = torch.zeros(K, B, S, dtype=torch.bool)
-    for b, e in enumerate(examples):
-        n = len(e.labels)
-        labels[:, b, :n] = torch.tensor(e.labels)
-        masked[:, b, :n] = ~torch.tensor(e.revealed)  # (K, n)
-    labels, masked = labels.view(K * B, S).to(device), masked.view(K * B, S).to(device)  # rows: k * B + b
+def batches(cfg: TrainConfig, tokenizer: DecisionTokenizer, n_classes: int, start: int = 0,
+            workers: int = 0) -> Iterator[TrainBatch]:
+    """Training batches, built in `workers` background processes (0 = in this process)."""
+    loader = torch.utils.data.DataLoader(
+        TrainingSets(cfg, tokenizer, n_classes, start), batch_size=None, num_workers=workers,
+        collate_fn=_as_is, prefetch_factor=4 if workers else None, persistent_workers=False)
+    return iter(loader)
+
+
+def _as_is(batch):
+    return batch
+
+
+def batch_loss(model, tb: TrainBatch, bf16: bool):
+    """Masked-diffusion cross-entropy over masked slots, all reveal patterns sharing one prefix
+    pass. Returns (loss, correct, masked), the last two for the first pattern, on the CPU."""
+    batch = tb.batch
+    K, B, S = tb.labels.shape
+    labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
     answers = torch.where(masked, model.mask_token, labels)
-    rows = torch.arange(B, device=device).repeat(K)
-    with autocast_for(device, bf16):
+    rows = torch.arange(B, device=labels.device).repeat(K)
+    with autocast_for(labels.device, bf16):
         prefix = batch.prefix_forward(model).select(rows)
         logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix,
                                      batch.answer_vectors(model)[rows])  # (K * B, S, C)
     logits = logits.masked_fill(~batch.allowed[rows], -1e4)
     loss = F.cross_entropy(logits[masked], labels[masked])
     correct = (logits.argmax(-1) == labels) & masked
-    return loss, correct[:B].cpu(), masked[:B].cpu()  # stats from the first pattern
+    return loss, correct[:B].cpu(), masked[:B].cpu()
 
 
-def _lr(cfg: TrainConfig, step: int, total_steps: int) -> float:
+def _lr(cfg: TrainConfig, step: int, total_steps: int, seconds: float = 0.0) -> float:
+    """Linear warm-up, then cosine down to min_lr_ratio over the schedule (or the time limit)."""
     if step < cfg.warmup_steps:
         return cfg.lr * (step + 1) / cfg.warmup_steps
     progress = min(1.0, (step - cfg.warmup_steps) / max(1, total_steps - cfg.warmup_steps))
+    if cfg.anneal_to_time_limit and cfg.time_limit_min:
+        progress = max(progress, min(1.0, seconds / (cfg.time_limit_min * 60)))
     return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
@@ -245,30 +291,34 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
 
     bar = tqdm(total=total, initial=state["examples"], disable=not progress, unit="set", smoothing=0.05)
     window: list[tuple[torch.Tensor, torch.Tensor, list[list[int]]]] = []
-    for examples in batches(cfg, tok, state["examples"]):
+    device = next(model.parameters()).device
+    seen0 = state["examples"]
+    for tb in batches(cfg, tok, model.cfg.n_answers, state["examples"], cfg.workers):
+        elapsed = time.time() - started
         for g in opt.param_groups:
-            g["lr"] = _lr(cfg, state["step"], total_steps)
-        loss, correct, masked = batch_loss(model, examples, tok.pad, cfg.bf16)
+            g["lr"] = _lr(cfg, state["step"], total_steps, seconds0 + elapsed)
+        loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(list(params), 1.0)
         opt.step()
         state["step"] += 1
-        state["examples"] += len(examples)
-        window = (window + [(correct, masked, [e.depth for e in examples])])[-50:]
-        bar.update(len(examples))
+        state["examples"] += len(tb)
+        window = (window + [(correct, masked, tb.depths)])[-50:]
+        bar.update(len(tb))
         if state["step"] % 10 == 0:
             by_depth = _depth_accuracy(window)
             bar.set_postfix(loss=f"{loss.item():.3f}", d0=f"{by_depth.get(0, 0):.2f}",
                             d1=f"{by_depth.get(1, 0):.2f}", d2p=f"{by_depth.get(2, 0):.2f}")
         elapsed = time.time() - started
-        stop = ((cfg.time_limit_min is not None and elapsed > cfg.time_limit_min * 60)
+        stop = ((cfg.time_limit_min is not None and seconds0 + elapsed > cfg.time_limit_min * 60)
                 or (cfg.stop_after is not None and state["examples"] >= cfg.stop_after))
         if state["step"] % cfg.save_every == 0 or stop:
             state["seconds"] = seconds0 + elapsed
             state["depth_accuracy"] = _depth_accuracy(window)
             _checkpoint(ckpt, out, opt, params, state, cfg)
-            log(f"step {state['step']} examples {state['examples']} loss {loss.item():.4f} "
+            log(f"step {state['step']} sets {state['examples']} ({(state['examples'] - seen0) / elapsed:.0f}/s) "
+                f"lr {opt.param_groups[0]['lr']:.2e} loss {loss.item():.4f} "
                 f"depth-acc {state['depth_accuracy']} saved to {out}")
         if stop:
             log(f"stopped at {state['examples']} sets (time limit or stop_after); "

@@ -1,20 +1,20 @@
 import torch
 
 from decider.engine.checkpoint import load_checkpoint
-from decider.engine.train import Stage, TrainConfig, batch_loss, batches, make_example, train
+from decider.engine.train import Stage, TrainConfig, _lr, batch_loss, batches, make_example, train
 
 
 def test_a_tiny_training_run_lowers_the_loss(tiny, tmp_path):
     """A tiny random model fits a few fixed batches: the loss must fall well below its start."""
     cfg = TrainConfig(out=tmp_path / "run", batch_size=8, seed=1,
                       stages=[Stage(max_links=1, examples=8 * 4, max_questions=3, max_extra=0)])
-    fixed = list(batches(cfg, tiny.tokenizer, 0))
+    fixed = list(batches(cfg, tiny.tokenizer, tiny.model.cfg.n_answers))
     assert len(fixed) == 4
     model = tiny.model.train()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     losses = []
     for step in range(60):
-        loss, _, _ = batch_loss(model, fixed[step % 4], tiny.tokenizer.pad, bf16=False)
+        loss, _, _ = batch_loss(model, fixed[step % 4], bf16=False)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -71,3 +71,30 @@ def test_trains_on_team_data_alone_and_stops_where_told(tiny, tmp_path):
     train(cfg, progress=False, log=logs.append)
     assert load_checkpoint(tmp_path / "run").meta["trained"]["examples"] == 8
     assert any("stopped at 8 sets" in m for m in logs)
+
+
+def test_background_workers_build_the_same_batches(tiny):
+    """Workers shard the schedule by pool: together they yield exactly the sets that one
+    process would, whatever their number."""
+    cfg = TrainConfig(batch_size=4, seed=3, stages=[Stage(max_links=2, examples=4 * 16 * 3 + 6)])
+
+    def contents(workers, start=0):
+        out = []
+        for tb in batches(cfg, tiny.tokenizer, tiny.model.cfg.n_answers, start, workers):
+            ids = tb.batch.ids.masked_fill(~tb.batch.valid, -1)
+            out += [tuple(row[row >= 0].tolist()) for row in ids]
+        return sorted(out)
+
+    alone = contents(0)
+    assert len(alone) == 4 * 16 * 3 + 6
+    assert contents(2) == alone
+    assert len(contents(0, start=100)) == len(alone) - 100
+
+
+def test_learning_rate_can_end_at_the_time_limit():
+    cfg = TrainConfig(lr=1e-3, warmup_steps=10, min_lr_ratio=0.1, time_limit_min=10, anneal_to_time_limit=True)
+    assert _lr(cfg, 5, 10_000, seconds=0) == 1e-3 * 6 / 10            # warm-up
+    assert abs(_lr(cfg, 20, 10_000, seconds=300) - 1e-3 * 0.55) < 1e-6  # half the time: half-way down
+    assert abs(_lr(cfg, 20, 10_000, seconds=600) - 1e-4) < 1e-9         # time is up: the floor
+    fixed = cfg.model_copy(update={"anneal_to_time_limit": False})
+    assert _lr(fixed, 20, 10_000, seconds=600) > 9e-4                   # the step schedule alone
