@@ -28,6 +28,7 @@ cp decider/*.py "$PKG/decider/"
 ln -s "$PWD/engine" "$PKG/decider/engine"
 ln -s "$PWD/kernels" "$PKG/decider/kernels"
 export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+export PYTHONSAFEPATH=1  # the checkout's own decider/ (without engine/) must not shadow the tree
 LOG="$OUT/train.log"
 
 {
