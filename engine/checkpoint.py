@@ -70,7 +70,7 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
         raise CheckpointError(f"{weights}: missing")
 
     raw = _read_json(folder / "config.json")
-    meta = {k: raw.pop(k) for k in ("name", "version", "trained") if k in raw}
+    meta = {k: raw.pop(k) for k in ("name", "version", "trained", "history") if k in raw}
     try:
         cfg = ModelConfig(**raw)
     except ValidationError as e:

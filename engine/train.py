@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import platform
 import random
 import time
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, 
 from decider.engine.corpus import CorpusSpec, DecisionSet, make_set
 from decider.engine.decode import Batch, autocast_for, resolve_device
 from decider.engine.model import PRESETS
-from decider.engine.tokenizer import DecisionTokenizer, answer_classes
+from decider.engine.tokenizer import DecisionInputError, DecisionTokenizer, answer_classes
 
 
 class Stage(BaseModel):
@@ -183,8 +184,13 @@ class TrainingSets(torch.utils.data.IterableDataset):
         size = cfg.batch_size * 16
         for first in range(self.start + worker * size, total, workers * size):
             rng = random.Random(cfg.seed * 1_000_003 + first)
-            pool = [make_example(set_at(cfg, team, i), self.tokenizer, rng, cfg.drop_support, cfg.block_samples)
-                    for i in range(first, min(total, first + size))]
+            pool = []
+            for i in range(first, min(total, first + size)):
+                try:
+                    pool.append(make_example(set_at(cfg, team, i), self.tokenizer, rng, cfg.drop_support,
+                                             cfg.block_samples))
+                except DecisionInputError:  # longer than the model's window: cutting it would change labels
+                    continue
             pool.sort(key=lambda e: len(e.enc.prefix_ids))
             chunks = [pool[i:i + cfg.batch_size] for i in range(0, len(pool), cfg.batch_size)]
             rng.shuffle(chunks)
@@ -272,9 +278,11 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     elif cfg.init == "random":
         from decider.engine.checkpoint import pretrained_encoder_dir
         ckpt = random_init(PRESETS[cfg.preset], pretrained_encoder_dir() / "tokenizer.json", cfg.seed)
-    else:
+    else:  # fine-tune a checkpoint: its own training runs become this one's history
         ckpt = load_checkpoint(cfg.init)
         ckpt.name, ckpt.version = "decider-small", "0"
+        earlier = ckpt.meta.pop("trained", None)
+        ckpt.meta["history"] = ckpt.meta.get("history", []) + ([earlier] if earlier else [])
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
@@ -347,8 +355,16 @@ def _depth_accuracy(window) -> dict[int, float]:
     return {k: round(hit[k] / seen[k], 4) for k in sorted(seen)}
 
 
+def _device_name(device: torch.device) -> str:
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    return f"{platform.processor() or platform.machine()} CPU, {torch.get_num_threads()} threads"
+
+
 def _checkpoint(ckpt, out, opt, params, state, cfg) -> None:
+    device = next(ckpt.model.parameters()).device
     save_checkpoint(ckpt, out, dtype=torch.float32, extra_meta={"trained": {
         "examples": state["examples"], "steps": state["step"], "seconds": round(state["seconds"]),
-        "seed": cfg.seed, "stages": [s.model_dump() for s in cfg.stages]}})
+        "seed": cfg.seed, "device": _device_name(device), "batch_size": cfg.batch_size, "lr": cfg.lr,
+        "stages": [s.model_dump() for s in cfg.stages]}})
     _save_state(out, opt, params, dict(state))
