@@ -27,11 +27,6 @@ EXAMPLE = {
 }
 
 
-def _questions(records):
-    from decider.engine.corpus import Question
-    return [Question(q["id"], q["text"], q["type"], tuple(q.get("options", ()))) for q in records]
-
-
 def cmd_train(args) -> int:
     import yaml
 
@@ -104,22 +99,24 @@ def cmd_eval(args) -> int:
 
 def cmd_demo(args) -> int:
     from decider.engine.checkpoint import load_checkpoint
-    from decider.engine.decode import decode
+    from decider.engine.core import EngineCore
+    from decider.engine.request import DecisionRequest
 
     ckpt = load_checkpoint(args.checkpoint)
-    request = json.loads(Path(args.file).read_text()) if args.file else EXAMPLE
-    questions = _questions(request["questions"])
-    enc = ckpt.tokenizer.encode(request["context"], questions)
+    raw = json.loads(Path(args.file).read_text()) if args.file else EXAMPLE
+    raw = {**raw, "options": {**raw.get("options", {}), "policy": args.policy, "threshold": args.threshold}}
+    request = DecisionRequest.parse(raw)
+    core = EngineCore(ckpt)
     t0 = time.perf_counter()
-    (result,) = decode(ckpt.model, [enc], policy=args.policy, threshold=args.threshold,
-                       temperature=ckpt.temperature, pad_id=ckpt.tokenizer.pad)
+    (result,) = core.decide([request])
     ms = (time.perf_counter() - t0) * 1000
-    from decider.engine.tokenizer import answer_classes
-    print(f"context: {request['context']}\n")
-    for q, slot in zip(questions, result.slots):
-        choice = q.choices[answer_classes(q).index(slot.answer_class)]
-        print(f"  {q.id:18s} {choice:12s} confidence {slot.confidence:.3f}  step {slot.step}   {q.text}")
-    print(f"\n{result.forward_passes} forward passes, {ms:.1f} ms on {ckpt.name} ({args.policy})")
+    print(f"context: {request.context}\n")
+    for q, a in zip(request.questions, result.answers):
+        shown = a.answer if a.status != "undecided" else "UNDECIDED"
+        flag = "  (forced)" if a.status == "forced" else ""
+        print(f"  {q.id:18s} {shown:12s} confidence {a.confidence:.3f}  step {a.step}   {q.text}{flag}")
+    print(f"\njoint confidence {result.joint_confidence:.3f}; {result.forward_passes} forward passes, "
+          f"{ms:.1f} ms on {ckpt.name} ({args.policy})")
     return 0
 
 

@@ -15,36 +15,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
-
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from decider.engine.corpus import DecisionSet, Question
-from decider.engine.tokenizer import MAX_OPTIONS, MAX_QUESTIONS
-
-
-class QuestionRecord(BaseModel):
-    id: str = Field(min_length=1)
-    text: str = Field(min_length=1)
-    type: Literal["boolean", "categorical"]
-    options: list[str] = Field(default_factory=list)
-
-    @model_validator(mode="after")
-    def _options(self):
-        if self.type == "categorical":
-            if not 2 <= len(self.options) <= MAX_OPTIONS:
-                raise ValueError(f"question '{self.id}': categorical question needs 2..{MAX_OPTIONS} "
-                                 f"options, got {len(self.options)}")
-            if len(set(self.options)) != len(self.options):
-                raise ValueError(f"question '{self.id}': options must be distinct")
-        elif self.options:
-            raise ValueError(f"question '{self.id}': a boolean question takes no options")
-        return self
+from decider.engine.request import QuestionSpec
+from decider.engine.tokenizer import MAX_QUESTIONS
 
 
 class LabelledSet(BaseModel):
     context: str = Field(min_length=1)
-    questions: list[QuestionRecord] = Field(min_length=1, max_length=MAX_QUESTIONS)
+    questions: list[QuestionSpec] = Field(min_length=1, max_length=MAX_QUESTIONS)
     answers: dict[str, str]
 
     @model_validator(mode="after")

@@ -1,17 +1,9 @@
-"""Joint denoising of answer blocks: batching, the commit rule, and decode policies.
+"""Tensors for the model's two passes: batching requests, device and precision choice,
+probabilities over each question's own answers, and the oracle/flip diagnostic.
 
-    slots = [MASK] * n
-    prefix_kv = prefix_forward(prefix)                      # once per request
-    repeat until every slot is committed (at most n times):
-        logits = block_forward(slots, prefix_kv)            # one forward pass, all slots
-        p = softmax(logits / T) over the question's own answers
-        commit every open slot with max p >= threshold, and at least the most confident
-        one per request (parallel); only the most confident one (sequential)
-
-Policies: `parallel`, `sequential`, `independent` (each question in a request of its
-own: the baseline joint decoding must beat), and the diagnostic `oracle` (each slot
-predicted with every other slot revealed, true or flipped answers).
-This module never imports grpc; the service and the eval both call it.
+The denoising loop itself (commit rule, constraints, continuous batching) is the engine
+core's (engine/core.py); this module holds what it and the eval share.
+This module never imports grpc.
 """
 
 from __future__ import annotations
@@ -24,22 +16,7 @@ import torch
 from decider.engine.model import BlockDiffusionModel, PrefixKV
 from decider.engine.tokenizer import EncodedRequest
 
-POLICIES = ("parallel", "sequential", "independent")
 MAX_OPTION_TOKENS = 8  # an option's content vector averages at most its first 8 word pieces
-
-
-@dataclass
-class SlotResult:
-    answer_class: int   # committed answer class (tokenizer.answer_classes order)
-    confidence: float   # renormalised, temperature-scaled probability at commit
-    distribution: list[float]  # over the question's own answers, at commit
-    step: int           # 1-based forward pass at which the slot was committed
-
-
-@dataclass
-class BlockResult:
-    slots: list[SlotResult]
-    forward_passes: int
 
 
 def bf16_is_fast(device: torch.device | str) -> bool:
@@ -125,65 +102,6 @@ class Batch:
 def answer_probs(logits: torch.Tensor, allowed: torch.Tensor, temperature: float) -> torch.Tensor:
     """Temperature softmax restricted to the allowed classes, renormalised. (B, S, C)"""
     return torch.softmax((logits / temperature).masked_fill(~allowed, float("-inf")), -1).nan_to_num(0.0)
-
-
-def select_commits(probs: torch.Tensor, open_: torch.Tensor, policy: str, threshold: float):
-    """The commit rule. probs (B, S, C), open_ (B, S) -> (commit (B, S) bool, conf, choice)."""
-    conf, choice = probs.max(-1)  # (B, S)
-    ranked = torch.where(open_, conf, torch.full_like(conf, -1.0))
-    best = torch.zeros_like(open_).scatter_(1, ranked.argmax(-1, keepdim=True), True) & open_
-    if policy == "sequential":
-        commit = best
-    else:  # parallel: everything above threshold, and at least the single best
-        commit = (open_ & (conf >= threshold)) | best
-    return commit, conf, choice
-
-
-@torch.no_grad()
-def decode(model: BlockDiffusionModel, requests: list[EncodedRequest], *, policy: str = "parallel",
-           threshold: float = 0.9, temperature: float = 1.0, pad_id: int = 0,
-           bf16: bool = True) -> list[BlockResult]:
-    """Decode a batch of requests jointly (one prefix pass, then up to n block passes)."""
-    if policy not in ("parallel", "sequential"):
-        raise ValueError(f"decode policy must be 'parallel' or 'sequential', got {policy!r} "
-                         "(run 'independent' through decode_independent)")
-    device = next(model.parameters()).device
-    C = model.cfg.n_answers
-    batch = Batch.collate(requests, pad_id, C, device)
-    B, S = batch.positions.shape
-    with autocast_for(device, bf16):
-        prefix = batch.prefix_forward(model)
-        choices = batch.answer_vectors(model)
-        answers = torch.full((B, S), model.mask_token, dtype=torch.long, device=device)
-        open_ = batch.slot_valid.clone()
-        conf_at = torch.zeros(B, S, device=device)
-        step_at = torch.zeros(B, S, dtype=torch.long, device=device)
-        dist_at = torch.zeros(B, S, C, device=device)
-        passes = torch.zeros(B, dtype=torch.long, device=device)
-        for step in range(1, S + 1):
-            logits = model.block_forward(answers, batch.positions, batch.slot_valid, prefix, choices)
-            probs = answer_probs(logits, batch.allowed, temperature)
-            passes += open_.any(-1)
-            commit, conf, choice = select_commits(probs, open_, policy, threshold)
-            answers = torch.where(commit, choice, answers)
-            conf_at = torch.where(commit, conf, conf_at)
-            step_at = torch.where(commit, step, step_at)
-            dist_at = torch.where(commit[..., None], probs, dist_at)
-            open_ &= ~commit
-            if not open_.any():
-                break
-    return _results(requests, answers, conf_at, dist_at, step_at, passes)
-
-
-def _results(requests, answers, conf_at, dist_at, step_at, passes) -> list[BlockResult]:
-    answers, conf_at, dist_at, step_at, passes = (t.cpu() for t in (answers, conf_at, dist_at, step_at, passes))
-    out = []
-    for b, r in enumerate(requests):
-        slots = [SlotResult(int(answers[b, s]), float(conf_at[b, s]),
-                            [float(dist_at[b, s, c]) for c in r.allowed[s]], int(step_at[b, s]))
-                 for s in range(r.n_slots)]
-        out.append(BlockResult(slots, int(passes[b])))
-    return out
 
 
 @torch.no_grad()

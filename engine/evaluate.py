@@ -21,8 +21,10 @@ from dataclasses import dataclass
 
 from decider.engine.calibration import expected_calibration_error, fit_temperature
 from decider.engine.checkpoint import Checkpoint
-from decider.engine.corpus import CorpusSpec, DecisionSet, make_sets
-from decider.engine.decode import BlockResult, decode, decode_revealed
+from decider.engine.core import EngineConfig, EngineCore
+from decider.engine.corpus import CorpusSpec, DecisionSet, Question, make_sets
+from decider.engine.decode import decode_revealed
+from decider.engine.request import DecisionRequest, DecisionResult, DecodeOptions, QuestionSpec
 from decider.engine.tokenizer import answer_classes
 
 @dataclass
@@ -34,37 +36,37 @@ class Scored:
     passes: list[int]
 
 
-def _batched(items: list, size: int):
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
+def as_request(context: str, questions: list[Question], policy: str = "parallel",
+               threshold: float = 0.9) -> DecisionRequest:
+    return DecisionRequest(
+        context=context,
+        questions=[QuestionSpec(id=q.id, text=q.text, type=q.kind, options=list(q.options)) for q in questions],
+        options=DecodeOptions(policy=policy, threshold=threshold))
 
 
 def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold: float,
                temperature: float, batch_size: int = 32) -> Scored:
-    tok, model = ckpt.tokenizer, ckpt.model
-    order = sorted(range(len(sets)), key=lambda i: len(sets[i].context))  # length buckets
-    results: dict[int, list[BlockResult]] = {}
-    if policy == "independent":
-        jobs = [(i, q) for i in order for q in range(len(sets[i].questions))]
-        for chunk in _batched(jobs, batch_size * 4):
-            encs = tok.encode_batch([(sets[i].context, [sets[i].questions[q]]) for i, q in chunk])
-            out = decode(model, encs, policy="sequential", temperature=temperature, pad_id=tok.pad)
-            for (i, _), r in zip(chunk, out):
-                results.setdefault(i, []).append(r)
+    """Decide every set through the serving engine (continuous batching of `batch_size`)."""
+    core = EngineCore(ckpt, EngineConfig(max_running=batch_size, prefix_cache_bytes=0))
+    core.temperature = temperature
+    order = sorted(range(len(sets)), key=lambda i: len(sets[i].context))  # similar lengths share a cohort
+    if policy == "independent":  # each question in a request of its own
+        jobs = [(i, [q]) for i in order for q in sets[i].questions]
+        sub = "sequential"
     else:
-        for chunk in _batched(order, batch_size):
-            encs = tok.encode_batch([(sets[i].context, sets[i].questions) for i in chunk])
-            out = decode(model, encs, policy=policy, threshold=threshold, temperature=temperature, pad_id=tok.pad)
-            for i, r in zip(chunk, out):
-                results[i] = [r]
+        jobs = [(i, sets[i].questions) for i in order]
+        sub = policy
+    results = core.decide([as_request(sets[i].context, qs, sub, threshold) for i, qs in jobs])
+    per_set: dict[int, list[DecisionResult]] = {}
+    for (i, _), r in zip(jobs, results):
+        per_set.setdefault(i, []).append(r)
     scored = Scored(sets, [], [], [], [])
     for i, s in enumerate(sets):
-        slots = [slot for r in results[i] for slot in r.slots]
-        truth = [answer_classes(q)[a] for q, a in zip(s.questions, s.answers)]
-        scored.correct.append([sl.answer_class == t for sl, t in zip(slots, truth)])
-        scored.confidence.append([sl.confidence for sl in slots])
-        scored.distributions.append([sl.distribution for sl in slots])
-        scored.passes.append(sum(r.forward_passes for r in results[i]))
+        answers = [a for r in per_set[i] for a in r.answers]
+        scored.correct.append([a.index == t for a, t in zip(answers, s.answers)])
+        scored.confidence.append([a.confidence for a in answers])
+        scored.distributions.append([a.distribution for a in answers])
+        scored.passes.append(sum(r.forward_passes for r in per_set[i]))
     return scored
 
 
@@ -93,6 +95,11 @@ def summarise(sc: Scored) -> dict:
         "ece": round(expected_calibration_error([c for cs in sc.confidence for c in cs], items), 4),
         "by_depth": {d: round(sum(v) / len(v), 4) for d, v in sorted(by_depth.items())},
     }
+
+
+def _batched(items: list, size: int):
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
 
 
 def oracle(ckpt: Checkpoint, sets: list[DecisionSet], temperature: float, batch_size: int = 32,

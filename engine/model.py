@@ -100,19 +100,41 @@ class Layer(nn.Module):
     def kv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._heads(self.key(x)), self._heads(self.value(x))
 
-    def forward(self, x, mask, past: tuple[torch.Tensor, torch.Tensor] | None = None):
-        """x (B, S, dim); mask (B, 1, 1 or S, L_past + S) bool, True = may attend.
+    def forward(self, x, mask):
+        """Self-attention over x (B, S, dim); mask (B, 1, 1 or S, S) bool, True = may attend.
         Returns the new hidden states and this layer's own (k, v)."""
         q = self._heads(self.query(x))
         k, v = self.kv(x)
-        keys, values = (k, v) if past is None else (torch.cat([past[0], k], 2), torch.cat([past[1], v], 2))
         with torch.autocast(x.device.type, enabled=False):
-            a = F.scaled_dot_product_attention(q.float(), keys.float(), values.float(), attn_mask=mask)
+            a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
+        return self._rest(x, a), (k, v)
+
+    def block(self, x, prefix_k, prefix_v, keys_valid):
+        """Block slots x (B, S, dim) attend to the cached prefix (B, H, L, D) and to each other;
+        keys_valid (B, L + S) bool."""
+        q = self._heads(self.query(x))
+        k, v = self.kv(x)
+        with torch.autocast(x.device.type, enabled=False):
+            a = block_attention(q.float(), k.float(), v.float(), prefix_k, prefix_v, keys_valid)
+        return self._rest(x, a)
+
+    def _rest(self, x, a):
         B, H, S, D = a.shape
         a = a.transpose(1, 2).reshape(B, S, H * D).to(x.dtype)  # (B, S, dim)
         x = self.attn_norm(x + self.attn_out(a))
-        x = self.ffn_norm(x + self.ffn_out(F.gelu(self.ffn_in(x))))
-        return x, (k, v)
+        return self.ffn_norm(x + self.ffn_out(F.gelu(self.ffn_in(x))))
+
+
+def block_attention(q, k, v, prefix_k, prefix_v, keys_valid):
+    """Attention of the block's queries over prefix keys then block keys, one softmax.
+    q, k, v (B, H, S, D) fp32; prefix_k, prefix_v (B, H, L, D); keys_valid (B, L + S).
+    Scores are joined, not keys: the cached prefix K/V are read in place, never copied.
+    -> (B, H, S, D) fp32."""
+    L = prefix_k.shape[2]
+    pk, pv = prefix_k.to(q.dtype), prefix_v.to(q.dtype)
+    scores = torch.cat([q @ pk.transpose(-1, -2), q @ k.transpose(-1, -2)], -1) * q.shape[-1] ** -0.5  # (B, H, S, L + S)
+    p = scores.masked_fill(~keys_valid[:, None, None, :], float("-inf")).softmax(-1)
+    return p[..., :L] @ pv + p[..., L:] @ v  # (B, H, S, D)
 
 
 class BlockDiffusionModel(nn.Module):
@@ -202,9 +224,9 @@ class BlockDiffusionModel(nn.Module):
         """answers, positions, slot_valid: (B, S); choices: (B, S, C, dim) from answer_vectors
         -> logits (B, S, C), fp32. `answers` holds a class per slot, or `mask_token` if open."""
         x = self._embed_block(answers, positions, choices)
-        mask = torch.cat([prefix.valid, slot_valid], 1)[:, None, None, :]  # (B, 1, 1, L + S)
+        keys_valid = torch.cat([prefix.valid, slot_valid], 1)  # (B, L + S)
         for layer, k, v in zip(self.layers, prefix.k, prefix.v):
-            x, _ = layer(x, mask, past=(k, v))
+            x = layer.block(x, k, v, keys_valid)
         return self._head(x, choices)
 
     def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices) -> torch.Tensor:

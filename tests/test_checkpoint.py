@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from decider.engine.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from decider.engine.decode import decode
+from decider.engine.core import EngineCore
+from decider.engine.evaluate import as_request
 
 
 def _saved(tiny, tmp_path):
@@ -18,10 +19,11 @@ def test_round_trip_gives_the_same_answers(tiny, tmp_path):
     for k, v in tiny.model.state_dict().items():
         torch.testing.assert_close(loaded.model.state_dict()[k], v)
     from decider.engine.corpus import CorpusSpec, make_sets
-    encs = [tiny.tokenizer.encode(s.context, s.questions) for s in make_sets(CorpusSpec(split="test"), 4)]
-    a = decode(tiny.model, encs, pad_id=tiny.tokenizer.pad)
-    b = decode(loaded.model, encs, pad_id=loaded.tokenizer.pad)
-    assert [[s.answer_class for s in r.slots] for r in a] == [[s.answer_class for s in r.slots] for r in b]
+    requests = [as_request(s.context, s.questions) for s in make_sets(CorpusSpec(split="test"), 4)]
+    a = EngineCore(tiny).decide(requests)
+    b = EngineCore(loaded).decide(requests)
+    assert [[(x.index, x.confidence) for x in r.answers] for r in a] == \
+           [[(x.index, x.confidence) for x in r.answers] for r in b]
 
 
 def test_refuses_pickle_weights(tiny, tmp_path):

@@ -1,0 +1,371 @@
+"""EngineCore: continuous batching of joint-decision requests over one model.
+
+    core.add_request(request)  -> request id (validated, encoded, constraints checked)
+    core.step()                -> results of the requests that finished in this step
+    core.abort(request_id)     -> drop a request between steps
+
+One step = schedule -> run the model -> update from the output:
+  1. admit waiting requests: look their prefixes up in the prefix cache, run one prefix
+     pass per bucket of similar lengths for the misses, and group them into a cohort;
+  2. one block forward per cohort (all its requests' slots at once);
+  3. per request, commit slots by the decode rule, propagate declared constraints
+     (full lookahead), force slots left with one answer, and finish the request when no
+     slot is open.
+
+A cohort keeps its prefix K/V padded to its own longest prefix, so requests of different
+lengths never pad to the longest in the whole engine, and a request joining never copies
+the others' K/V. Rows of finished requests are compacted away once half a cohort is done.
+Each step settles at least one open slot of every running request (or declares the rest
+undecided), so a request takes at most as many passes as it has questions.
+
+This module never imports grpc; the server and batch mode drive the same core.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+
+import torch
+from pydantic import BaseModel, Field
+
+from decider.engine.checkpoint import Checkpoint
+from decider.engine.constraints import ConstraintSet
+from decider.engine.decode import Batch, answer_probs, autocast_for
+from decider.engine.model import PrefixKV
+from decider.engine.prefix_cache import PrefixCache, prefix_key
+from decider.engine.request import DecisionRequest, DecisionResult, SlotAnswer, Timings, joint
+from decider.engine.tokenizer import DecisionInputError, EncodedRequest, answer_classes
+
+
+class EngineConfig(BaseModel):
+    max_running: int = Field(64, ge=1, description="requests decoded together; more wait (bounds memory "
+                                                   "and the latency one step adds to everyone)")
+    prefix_cache_bytes: int = Field(256 * 2**20, ge=0, description="prefix K/V kept for repeated requests; "
+                                    "a 250-token prefix of decider-small takes about 4.6 MB in fp32")
+    bucket_ratio: float = Field(1.25, ge=1.0, description="a prefix pass pads to at most this times the "
+                                                          "shortest prefix in it")
+    max_prefix_tokens: int = Field(16384, ge=512, description="padded tokens per prefix pass (memory)")
+    bf16: bool = Field(True, description="bf16 autocast where it is fast (CUDA, AMX CPUs)")
+
+
+@dataclass
+class Slot:
+    """Decode state of one question."""
+
+    classes: list[int]             # answer classes of the question, in its answers' order
+    domain: set[int]               # classes still allowed (constraints prune it)
+    answer: int | None = None      # committed class
+    result: SlotAnswer | None = None
+
+
+@dataclass
+class RequestState:
+    id: str
+    request: DecisionRequest
+    enc: EncodedRequest
+    constraints: ConstraintSet
+    slots: list[Slot]
+    arrival: float
+    key: bytes = b""
+    prefix: PrefixKV | None = None  # this request's own (1, H, L, D) K/V
+    prefix_cached: bool = False
+    passes: int = 0
+    admitted: float = 0.0
+    prefix_ms: float = 0.0
+    done: bool = False
+
+    @property
+    def open(self) -> list[int]:
+        return [i for i, s in enumerate(self.slots) if s.result is None]
+
+
+@dataclass
+class Cohort:
+    """Requests admitted together: padded prefix K/V and per-slot tensors, rows fixed."""
+
+    states: list[RequestState]
+    prefix: PrefixKV
+    positions: torch.Tensor    # (B, S)
+    slot_valid: torch.Tensor   # (B, S)
+    choices: torch.Tensor      # (B, S, C, dim) answer vectors
+    live: list[bool] = field(default_factory=list)
+
+
+class EngineCore:
+    def __init__(self, ckpt: Checkpoint, config: EngineConfig | None = None):
+        self.ckpt, self.model, self.tok = ckpt, ckpt.model.eval(), ckpt.tokenizer
+        self.config = config or EngineConfig()
+        self.device = next(self.model.parameters()).device
+        self.n_classes = self.model.cfg.n_answers
+        self.cache = PrefixCache(self.config.prefix_cache_bytes)
+        self.temperature = ckpt.temperature  # fitted on held-out sets; the eval sets 1.0 to fit it
+        self.waiting: list[RequestState] = []
+        self.cohorts: list[Cohort] = []
+        self.by_id: dict[str, RequestState] = {}
+        self._ids = itertools.count()
+        self.steps = 0
+
+    # -- requests in and out
+    def add_request(self, request: DecisionRequest | dict, request_id: str | None = None,
+                    arrival: float | None = None) -> str:
+        """Validate and queue a request; raises DecisionInputError saying what to fix."""
+        if not isinstance(request, DecisionRequest):
+            request = DecisionRequest.parse(request)
+        rid = request_id or request.request_id or f"req-{next(self._ids)}"
+        if rid in self.by_id:
+            raise DecisionInputError(f"request id '{rid}' is already in flight; ids must be unique",
+                                     field="request_id")
+        questions = request.to_questions()
+        constraints = ConstraintSet.compile(request.constraints, questions)
+        slots = [Slot(answer_classes(q), set(answer_classes(q))) for q in questions]
+        if constraints:
+            for slot, dom in zip(slots, constraints.check([s.domain for s in slots])):
+                slot.domain = dom
+        enc = self.tok.encode(request.context, questions, truncate=request.options.truncate)
+        state = RequestState(rid, request, enc, constraints, slots, arrival or time.perf_counter(),
+                             key=prefix_key(enc.prefix_ids, enc.segments))
+        self.waiting.append(state)
+        self.by_id[rid] = state
+        return rid
+
+    def abort(self, request_id: str) -> bool:
+        """Drop a request (a cancelled call); its row stops counting at the next step."""
+        state = self.by_id.pop(request_id, None)
+        if state is None:
+            return False
+        state.done = True
+        if state in self.waiting:
+            self.waiting.remove(state)
+        return True
+
+    def has_unfinished(self) -> bool:
+        return bool(self.by_id)
+
+    @property
+    def num_waiting(self) -> int:
+        return len(self.waiting)
+
+    @property
+    def num_running(self) -> int:
+        return sum(c.live.count(True) for c in self.cohorts)
+
+    def stats(self) -> dict:
+        return {"waiting": self.num_waiting, "running": self.num_running, "steps": self.steps,
+                "cohorts": len(self.cohorts), "prefix_cache": self.cache.stats()}
+
+    # -- the step
+    @torch.no_grad()
+    def step(self) -> list[DecisionResult]:
+        finished: list[DecisionResult] = []
+        self._admit(finished)
+        for cohort in self.cohorts:
+            self._denoise(cohort, finished)
+        self._compact()
+        self.steps += 1
+        return finished
+
+    def decide(self, requests: list[DecisionRequest | dict]) -> list[DecisionResult]:
+        """In-process convenience: decide a list of requests, results in the same order."""
+        ids = [self.add_request(r) for r in requests]
+        done: dict[str, DecisionResult] = {}
+        while self.has_unfinished():
+            for r in self.step():
+                done[r.request_id] = r
+        return [done[i] for i in ids]
+
+    # -- 1. admission: prefix passes, bucketed by length
+    def _admit(self, finished: list[DecisionResult]) -> None:
+        room = self.config.max_running - self.num_running
+        if room <= 0 or not self.waiting:
+            return
+        new, self.waiting = self.waiting[:room], self.waiting[room:]
+        now = time.perf_counter()
+        for s in new:
+            s.admitted = now
+            # a slot the constraints leave with one answer is settled before any pass
+            for i, slot in enumerate(s.slots):
+                if len(slot.domain) == 1:
+                    self._settle(s, i, next(iter(slot.domain)), [], "forced", 0)
+        for s in [s for s in new if not s.open]:
+            finished.append(self._finish(s))
+        new = [s for s in new if s.open]
+        for s in new:
+            s.prefix = self.cache.get(s.key)
+            s.prefix_cached = s.prefix is not None
+        new.sort(key=lambda s: len(s.enc.prefix_ids))
+        for bucket in self._buckets(new):
+            self.cohorts.append(self._prefill(bucket))
+
+    def _buckets(self, states: list[RequestState]):
+        """Runs of sorted states whose longest prefix is within bucket_ratio of the shortest."""
+        bucket: list[RequestState] = []
+        for s in states:
+            n = len(s.enc.prefix_ids)
+            if bucket and (n > self.config.bucket_ratio * len(bucket[0].enc.prefix_ids)
+                           or n * (len(bucket) + 1) > self.config.max_prefix_tokens):
+                yield bucket
+                bucket = []
+            bucket.append(s)
+        if bucket:
+            yield bucket
+
+    def _prefill(self, states: list[RequestState]) -> Cohort:
+        batch = Batch.collate([s.enc for s in states], self.tok.pad, self.n_classes, self.device)
+        misses = [b for b, s in enumerate(states) if s.prefix is None]
+        t0 = time.perf_counter()
+        with autocast_for(self.device, self.config.bf16):
+            if len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
+                prefix = batch.prefix_forward(self.model)
+            else:
+                if misses:
+                    rows = torch.tensor(misses, device=self.device)
+                    fresh = self.model.prefix_forward(batch.ids[rows], batch.valid[rows], batch.segments[rows])
+                    for j, b in enumerate(misses):
+                        states[b].prefix = _row(fresh, j, len(states[b].enc.prefix_ids))
+                prefix = _stack([s.prefix for s in states], batch.valid)
+            choices = batch.answer_vectors(self.model)
+        ms = (time.perf_counter() - t0) * 1e3
+        for b, s in enumerate(states):
+            if s.prefix is None:
+                s.prefix = _row(prefix, b, len(s.enc.prefix_ids))
+            if not s.prefix_cached:
+                s.prefix_ms = ms
+                self.cache.put(s.key, s.prefix)
+        return Cohort(states, prefix, batch.positions, batch.slot_valid, choices, [True] * len(states))
+
+    # -- 2 and 3. one block pass, then commits and constraint propagation
+    def _denoise(self, cohort: Cohort, finished: list[DecisionResult]) -> None:
+        for b, s in enumerate(cohort.states):
+            if cohort.live[b] and s.done:  # aborted since the last step
+                cohort.live[b] = False
+        if not any(cohort.live):
+            return
+        B, S = cohort.positions.shape
+        answers = torch.full((B, S), self.model.mask_token, dtype=torch.long)
+        allowed = torch.zeros(B, S, self.n_classes, dtype=torch.bool)
+        for b, s in enumerate(cohort.states):
+            for i, slot in enumerate(s.slots):
+                if slot.answer is not None:
+                    answers[b, i] = slot.answer
+                allowed[b, i, sorted(slot.domain)] = True
+        with autocast_for(self.device, self.config.bf16):
+            logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
+                                              cohort.prefix, cohort.choices)
+        probs = answer_probs(logits, allowed.to(self.device), self.temperature).cpu()  # (B, S, C)
+        for b, s in enumerate(cohort.states):
+            if not cohort.live[b]:
+                continue
+            s.passes += 1
+            self._commit(s, probs[b].tolist())
+            if not s.open:
+                cohort.live[b] = False
+                finished.append(self._finish(s))
+
+    def _commit(self, s: RequestState, probs: list[list[float]]) -> None:
+        """The decode rule on one request's slot probabilities (S, C), then propagation.
+
+        Candidates are taken most confident first. Each is renormalised over its current
+        domain (earlier commits in this step may have pruned it): the first commits if it
+        reaches min_confidence, the others if they also reach the threshold (parallel).
+        If nothing can be committed, the open slots are returned undecided."""
+        opts = s.request.options
+        floor = opts.min_confidence or 0.0
+        last = opts.max_steps is not None and s.passes >= opts.max_steps
+        order = sorted(s.open, key=lambda i: -max(probs[i][c] for c in s.slots[i].domain))
+        committed = 0
+        for i in order:
+            slot = s.slots[i]
+            if slot.result is not None:  # forced by an earlier commit in this step
+                continue
+            dist = _renormalised(probs[i], slot)
+            best = max(slot.domain, key=lambda c: (dist[slot.classes.index(c)], -c))
+            conf = dist[slot.classes.index(best)]
+            if conf < floor:
+                continue
+            if committed and not last and (opts.policy == "sequential" or conf < opts.threshold):
+                continue
+            self._settle(s, i, best, dist, "decided", s.passes)
+            committed += 1
+            self._propagate(s)
+        if committed == 0 or last:  # nothing reached min_confidence (or out of passes)
+            for i in s.open:
+                dist = _renormalised(probs[i], s.slots[i])
+                best = max(range(len(dist)), key=lambda k: dist[k])
+                s.slots[i].result = SlotAnswer(s.request.questions[i].id, "undecided", None, None, dist[best],
+                                               dist if opts.return_distributions else [], s.passes)
+
+    def _propagate(self, s: RequestState) -> None:
+        if not s.constraints:
+            return
+        domains = s.constraints.support([slot.domain for slot in s.slots])
+        assert domains is not None, "lookahead keeps every commit extendable"
+        for i, (slot, dom) in enumerate(zip(s.slots, domains)):
+            slot.domain = dom
+            if slot.result is None and len(dom) == 1:
+                self._settle(s, i, next(iter(dom)), [], "forced", s.passes)
+
+    def _settle(self, s: RequestState, i: int, cls: int, dist: list[float], status: str, step: int) -> None:
+        slot = s.slots[i]
+        slot.answer, slot.domain = cls, {cls}
+        k = slot.classes.index(cls)
+        q = s.request.questions[i]
+        if status == "forced":
+            dist = [float(j == k) for j in range(len(slot.classes))]
+        slot.result = SlotAnswer(q.id, status, q.to_question().choices[k], k, dist[k],
+                                 dist if s.request.options.return_distributions else [], step)
+
+    def _finish(self, s: RequestState) -> DecisionResult:
+        s.done = True
+        self.by_id.pop(s.id, None)
+        answers = [slot.result for slot in s.slots]
+        settled = [a.confidence for a in answers if a.status != "undecided"]
+        now = time.perf_counter()
+        timings = Timings(queue_ms=(s.admitted - s.arrival) * 1e3, prefix_ms=s.prefix_ms,
+                          denoise_ms=(now - s.admitted) * 1e3 - s.prefix_ms)
+        s.prefix = None
+        return DecisionResult(s.id, answers, joint(settled), s.passes, s.prefix_cached, timings)
+
+    def _compact(self) -> None:
+        """Drop finished cohorts; cut the finished rows out of half-finished ones."""
+        kept = []
+        for c in self.cohorts:
+            alive = [b for b, ok in enumerate(c.live) if ok]
+            if not alive:
+                continue
+            if len(alive) <= len(c.live) // 2:
+                rows = torch.tensor(alive, device=self.device)
+                c = Cohort([c.states[b] for b in alive], c.prefix.select(rows), c.positions[rows],
+                           c.slot_valid[rows], c.choices[rows], [True] * len(alive))
+            kept.append(c)
+        self.cohorts = kept
+
+
+def _renormalised(probs: list[float], slot: Slot) -> list[float]:
+    """The slot's probabilities over its question's answers, zero outside its domain, summing to 1."""
+    ps = [probs[c] if c in slot.domain else 0.0 for c in slot.classes]
+    total = sum(ps)
+    if total <= 0.0:  # underflow: spread evenly over the domain
+        return [1.0 / len(slot.domain) if c in slot.domain else 0.0 for c in slot.classes]
+    return [p / total for p in ps]
+
+
+def _row(kv: PrefixKV, b: int, n: int) -> PrefixKV:
+    """Row b of a padded prefix batch, cut to its n real tokens, in memory of its own."""
+    return PrefixKV([k[b:b + 1, :, :n].clone() for k in kv.k], [v[b:b + 1, :, :n].clone() for v in kv.v],
+                    kv.valid[b:b + 1, :n].clone())
+
+
+def _stack(kvs: list[PrefixKV], valid: torch.Tensor) -> PrefixKV:
+    """Per-request (1, H, L_i, D) K/V padded into one (B, H, L, D) batch."""
+    B, L = valid.shape
+    def pad(ts):
+        first = ts[0]
+        out = first.new_zeros(B, first.shape[1], L, first.shape[3])
+        for b, t in enumerate(ts):
+            out[b, :, : t.shape[2]] = t[0]
+        return out
+    n = len(kvs[0].k)
+    return PrefixKV([pad([kv.k[i] for kv in kvs]) for i in range(n)],
+                    [pad([kv.v[i] for kv in kvs]) for i in range(n)], valid)
