@@ -100,8 +100,12 @@ class DecisionTokenizer:
                 options.append(opts)
             q_len = sum(len(q) + 1 for q in qs) + 1
             budget = self.max_length - 2 - q_len
+            if budget < 1:
+                raise DecisionInputError(
+                    f"the questions alone take {q_len} tokens of the model's {self.max_length}-token window; "
+                    "ask fewer questions or shorten their text and options", field="questions")
             if len(ctx) > budget:
-                if not truncate or budget < 1:
+                if not truncate:
                     raise DecisionInputError(
                         f"context is {len(ctx)} tokens but the model's window leaves room for "
                         f"{max(budget, 0)} (window {self.max_length}, questions take {q_len}); "
