@@ -33,13 +33,13 @@ def train_step_sets_per_s(bf16: bool, batch: int = 16, reps: int = 2) -> float:
     ckpt = load_checkpoint(DEFAULT_CHECKPOINT)
     model = ckpt.model.train()
     cfg = TrainConfig(batch_size=batch, stages=[Stage(max_links=5, examples=batch * (reps + 1))])
-    data = list(batches(cfg, ckpt.tokenizer, 0))
+    data = list(batches(cfg, ckpt.tokenizer, model.cfg.n_answers))
     ctx = torch.autocast("cpu", dtype=torch.bfloat16) if bf16 else torch.autocast("cpu", enabled=False)
     times = []
-    for examples in data:
+    for tb in data:
         t = time.perf_counter()
         with ctx:
-            loss, _, _ = batch_loss(model, examples, ckpt.tokenizer.pad, bf16=False)
+            loss, _, _ = batch_loss(model, tb, bf16=False)
         loss.backward()
         times.append(time.perf_counter() - t)
     return batch / min(times[1:])

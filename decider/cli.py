@@ -1,4 +1,4 @@
-"""The `decider` command line: train, eval, demo, corpus."""
+"""The `decider` command line: serve, decide, info; train, eval, demo, corpus, export, card."""
 
 from __future__ import annotations
 
@@ -156,6 +156,112 @@ def cmd_card(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    import os
+
+    from pydantic import ValidationError
+
+    from decider.server import serve
+    from decider.settings import ServerSettings
+
+    if args.config:
+        os.environ["DECIDER_CONFIG"] = args.config
+    flags = {name: getattr(args, name) for name in ServerSettings.model_fields if getattr(args, name, None) is not None}
+    try:
+        settings = ServerSettings(**flags)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise ValueError(f"settings{': ' + where if where else ''}: {err['msg'].removeprefix('Value error, ')}") from None
+    return serve(settings)
+
+
+def _client(args):
+    from decider_client import DeciderClient
+    return DeciderClient(args.server, timeout=args.timeout, tls=args.tls, root_certificates=args.ca,
+                         client_certificate=args.cert, client_key=args.key, token=args.token)
+
+
+def _request_from_args(args) -> dict:
+    if args.file:
+        import yaml
+        text = Path(args.file).read_text()
+        data = yaml.safe_load(text) if args.file.endswith((".yaml", ".yml")) else json.loads(text)
+    else:
+        if not args.context or not args.question:
+            raise ValueError("give --file request.json, or --context and at least one --question")
+        questions = []
+        for spec in args.question:
+            parts = spec.split("|")
+            if len(parts) == 2:
+                questions.append({"id": parts[0], "text": parts[1], "type": "BOOLEAN"})
+            elif len(parts) == 3:
+                questions.append({"id": parts[0], "text": parts[1], "type": "CATEGORICAL",
+                                  "options": [o.strip() for o in parts[2].split(",")]})
+            else:
+                raise ValueError(f"--question {spec!r}: write 'id|question text' or 'id|question text|opt1,opt2'")
+        data = {"context": args.context, "questions": questions}
+    options = data.setdefault("options", {})
+    for key, value in (("min_confidence", args.min_confidence), ("threshold", args.threshold),
+                       ("policy", args.policy and args.policy.upper())):
+        if value is not None:
+            options[key] = value
+    for q in data.get("questions", []):  # the engine's own JSON says boolean/categorical
+        if isinstance(q.get("type"), str):
+            q["type"] = q["type"].upper()
+    return data
+
+
+def cmd_decide(args) -> int:
+    from decider_client import DeciderError, pb
+    from google.protobuf import json_format
+
+    from decider.convert import to_json
+
+    try:
+        request = json_format.ParseDict(_request_from_args(args), pb.DecideRequest())
+    except json_format.ParseError as e:
+        raise ValueError(f"request: {e}") from None
+    with _client(args) as client:
+        try:
+            response = client.decide_request(request)
+        except DeciderError as e:
+            print(f"decider: {e}", file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps(to_json(response)))
+        return 0
+    texts = {q.id: q.text for q in request.questions}
+    for a in response.answers:
+        status = pb.Answer.Status.Name(a.status)
+        shown = a.choice if a.status != pb.Answer.UNDECIDED else "UNDECIDED"
+        flag = "  (forced)" if a.status == pb.Answer.FORCED else ""
+        print(f"  {a.question_id:18s} {shown:12s} confidence {a.confidence:.3f}  step {a.commit_step}   "
+              f"{texts.get(a.question_id, '')}{flag}")
+    t = response.timings
+    print(f"\njoint confidence {response.joint_confidence:.3f}; {response.forward_passes} forward passes; "
+          f"queue {t.queue_ms:.1f} ms, prefix {t.prefix_ms:.1f} ms, denoise {t.denoise_ms:.1f} ms "
+          f"({response.model_name} {response.model_version}, request {response.request_id})")
+    return 0
+
+
+def cmd_info(args) -> int:
+    from decider.convert import to_json
+    with _client(args) as client:
+        print(json.dumps(to_json(client.model_info()), indent=2))
+    return 0
+
+
+def _client_flags(parser) -> None:
+    parser.add_argument("--server", default="127.0.0.1:50051", help="host:port or any gRPC target")
+    parser.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds")
+    parser.add_argument("--tls", action="store_true", help="TLS with the system's roots (or --ca)")
+    parser.add_argument("--ca", help="CA certificate (PEM) to trust")
+    parser.add_argument("--cert", help="client certificate (PEM), for mutual TLS")
+    parser.add_argument("--key", help="client key (PEM), for mutual TLS")
+    parser.add_argument("--token", help="bearer token")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="decider", description="joint decisions over related questions")
     sub = p.add_subparsers(dest="command", required=True)
@@ -217,16 +323,47 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--test", required=True)
     k.add_argument("--novel", required=True)
     k.set_defaults(func=cmd_card)
+
+    from decider.settings import ServerSettings
+    v = sub.add_parser("serve", help="run the gRPC server",
+                       description="Every setting also reads from DECIDER_<NAME> and from a YAML file "
+                                   "(--config or DECIDER_CONFIG); flags win over env, env over the file.")
+    v.add_argument("--config", help="YAML file of settings")
+    for name, info in ServerSettings.model_fields.items():
+        flag = "--" + name.replace("_", "-")
+        if info.annotation is bool:
+            v.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None,
+                           help=f"{info.description} (default {info.default})")
+        else:
+            v.add_argument(flag, dest=name, default=None, help=f"{info.description} (default {info.default})")
+    v.set_defaults(func=cmd_serve)
+
+    dd = sub.add_parser("decide", help="ask a running server (table, or --json in the proto's JSON mapping)")
+    _client_flags(dd)
+    dd.add_argument("--file", help="request in the proto's JSON mapping (.json, .yaml)")
+    dd.add_argument("--context")
+    dd.add_argument("--question", action="append", help="'id|text' (yes/no) or 'id|text|opt1,opt2' (repeat)")
+    dd.add_argument("--min-confidence", type=float)
+    dd.add_argument("--threshold", type=float)
+    dd.add_argument("--policy", choices=["parallel", "sequential"])
+    dd.add_argument("--json", action="store_true")
+    dd.set_defaults(func=cmd_decide)
+
+    i = sub.add_parser("info", help="model name, version, limits and backend of a running server")
+    _client_flags(i)
+    i.set_defaults(func=cmd_info)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from decider_client import DeciderError
+
     from decider.engine.checkpoint import CheckpointError
     from decider.engine.tokenizer import DecisionInputError
     try:
         return args.func(args)
-    except (CheckpointError, DecisionInputError, ValueError, FileNotFoundError) as e:
+    except (CheckpointError, DecisionInputError, DeciderError, ValueError, FileNotFoundError) as e:
         print(f"decider: error: {e}", file=sys.stderr)
         return 2
 

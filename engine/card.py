@@ -24,11 +24,25 @@ def _fmt(v) -> str:
     return "n/a" if v is None else (f"{v:.4f}" if isinstance(v, float) else str(v))
 
 
+def _training(cfg: dict) -> list[str]:
+    """One row per training run; each run fine-tunes the weights of the run before it."""
+    runs = cfg.get("history", []) + ([cfg["trained"]] if "trained" in cfg else [])
+    lines = ["Each run below fine-tunes the weights of the run above it (the first starts from the",
+             "pretrained encoder). Curricula list (max rule-chain links, sets) per stage.", "",
+             "| run | command | device | sets | steps | batch | lr | minutes | seed | curriculum |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for k, t in enumerate(runs, 1):
+        stages = ", ".join(f"({s['max_links']}, {s['examples']:,})" for s in t.get("stages", []))
+        lines.append(f"| {k} | {t.get('command', '`decider train`')} | {t.get('device', '?')} | {t.get('examples', 0):,} | "
+                     f"{t.get('steps')} | {t.get('batch_size', '?')} | {t.get('lr', '?')} | "
+                     f"{t.get('seconds', 0) / 60:.1f} | {t.get('seed')} | {stages} |")
+    lines += ["", "A run stops at its `stop_after` or time limit, so it may end before its curriculum does.", ""]
+    return lines
+
+
 def write_card(folder: Path, test: dict, novel: dict) -> Path:
     cfg = json.loads((folder / "config.json").read_text())
     cal = json.loads((folder / "calibration.json").read_text())
-    trained = cfg.get("trained", {})
-    planned = sum(s["examples"] for s in trained.get("stages", []))
     reports = {"test": test, "novel": novel}
     lines = [
         f"# {cfg.get('name', folder.name)} (version {cfg.get('version', '0')})",
@@ -43,13 +57,9 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
         "Apache-2.0 too.",
         "",
         "## Training",
-        f"- command: `make train` (= `decider train --config engine/configs/decider-small.yaml`)",
-        f"- seed {trained.get('seed')}, {trained.get('examples')} decision sets, {trained.get('steps')} optimiser steps,",
-        f"  {trained.get('seconds', 0) / 60:.0f} minutes of training",
-        f"- curriculum: {trained.get('stages')}"
-        + (f" (schedule of {planned} sets, stopped at {trained.get('examples')} by `stop_after`)"
-           if trained.get("examples", 0) < planned else ""),
-        f"- calibration: temperature {cal.get('temperature')} fitted on {cal.get('fitted_on', 'the validation split')}",
+        *_training(cfg),
+        f"- calibration: temperature {cal.get('temperature')} fitted on {cal.get('fitted_on', 'the validation split')} "
+        "(`decider eval --fit-temperature --sets 1000`, on this CPU)",
         f"- weights stored in bf16 ({(folder / 'model.safetensors').stat().st_size / 2**20:.1f} MiB)",
         "",
         "## Measured",

@@ -114,6 +114,7 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
     if (folder / "calibration.json").is_file():
         cal = _read_json(folder / "calibration.json")
         temperature = cal.get("temperature")
+        meta["calibrated_on"] = str(cal.get("fitted_on", "unknown"))
         if not isinstance(temperature, (int, float)) or not 0.01 <= temperature <= 100:
             raise CheckpointError(f"{folder / 'calibration.json'}: field 'temperature' must be a "
                                   f"number in [0.01, 100], got {temperature!r}")
@@ -129,7 +130,8 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
     tmp = folder / "model.safetensors.tmp"
     save_file(state, str(tmp))
     tmp.replace(folder / "model.safetensors")
-    meta = {"name": ckpt.name, "version": ckpt.version, **ckpt.meta, **(extra_meta or {})}
+    kept = {k: v for k, v in ckpt.meta.items() if k != "calibrated_on"}  # that one lives in calibration.json
+    meta = {"name": ckpt.name, "version": ckpt.version, **kept, **(extra_meta or {})}
     config = {**ckpt.model.cfg.model_dump(), **meta}
     (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     (folder / "calibration.json").write_text(json.dumps({"temperature": ckpt.temperature}, indent=2) + "\n")

@@ -1,0 +1,59 @@
+"""Protobuf <-> domain conversion: the only place that knows both (the engine knows no protobuf)."""
+
+from __future__ import annotations
+
+from decider_client.v1 import decider_pb2 as pb
+from google.protobuf import json_format
+
+from decider.engine.request import DecisionRequest, DecisionResult
+
+_KINDS = {pb.Constraint.IMPLIES: "implies", pb.Constraint.EXCLUDES: "excludes", pb.Constraint.EQUAL: "equal",
+          pb.Constraint.DIFFERENT: "different", pb.Constraint.AT_MOST_ONE: "at_most_one",
+          pb.Constraint.AT_LEAST_ONE: "at_least_one", pb.Constraint.EXACTLY_ONE: "exactly_one"}
+_TYPES = {pb.Question.BOOLEAN: "boolean", pb.Question.CATEGORICAL: "categorical"}
+_STATUS = {"decided": pb.Answer.DECIDED, "forced": pb.Answer.FORCED, "undecided": pb.Answer.UNDECIDED}
+
+
+def request_from_pb(m: pb.DecideRequest) -> DecisionRequest:
+    """Validated domain request; raises DecisionInputError naming the field."""
+    o = m.options
+    options = {"policy": "sequential" if o.policy == pb.DecodeOptions.SEQUENTIAL else "parallel",
+               "return_distributions": not o.omit_distributions, "truncate": o.truncate}
+    if o.HasField("threshold"):
+        options["threshold"] = o.threshold
+    if o.HasField("min_confidence"):
+        options["min_confidence"] = o.min_confidence
+    if o.max_steps:
+        options["max_steps"] = o.max_steps
+    return DecisionRequest.parse({
+        "request_id": m.request_id or None,
+        "context": m.context,
+        "questions": [{"id": q.id, "text": q.text, "type": _TYPES.get(q.type, "unspecified"),
+                       "options": list(q.options)} for q in m.questions],
+        "constraints": [{"kind": _KINDS.get(c.kind, "unspecified"), "name": c.name or None,
+                         "literals": [{"question": l.question, "option": l.option} for l in c.literals]}
+                        for c in m.constraints],
+        "options": options,
+    })
+
+
+def request_from_json(data: dict) -> DecisionRequest:
+    """A request in the proto's JSON mapping (camelCase or the proto's own field names)."""
+    m = json_format.ParseDict(data, pb.DecideRequest(), ignore_unknown_fields=False)
+    return request_from_pb(m)
+
+
+def response_to_pb(r: DecisionResult, model_name: str, model_version: str) -> pb.DecideResponse:
+    return pb.DecideResponse(
+        request_id=r.request_id,
+        answers=[pb.Answer(question_id=a.question, status=_STATUS[a.status], choice=a.answer or "",
+                           option_index=-1 if a.index is None else a.index, confidence=a.confidence,
+                           distribution=a.distribution, commit_step=a.step) for a in r.answers],
+        joint_confidence=r.joint_confidence, forward_passes=r.forward_passes,
+        timings=pb.Timings(queue_ms=r.timings.queue_ms, prefix_ms=r.timings.prefix_ms,
+                           denoise_ms=r.timings.denoise_ms),
+        model_name=model_name, model_version=model_version, prefix_cached=r.prefix_cached)
+
+
+def to_json(message) -> dict:
+    return json_format.MessageToDict(message, preserving_proto_field_name=True)

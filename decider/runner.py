@@ -1,0 +1,166 @@
+"""The engine core on a thread of its own, fed by asyncio handlers.
+
+Handlers call `submit()` and await the returned future; they never block the event loop.
+The engine thread loops: take new requests and aborts from its inbox, drop requests whose
+deadline has passed, run one `EngineCore.step()` for everything admitted, and resolve the
+futures of the requests that finished. Admission is bounded (`max_queue` requests in the
+engine at once); a caller over the bound gets `QueueFull` at once, before any compute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+import structlog
+
+from decider.engine.core import EngineCore
+from decider.engine.request import DecisionRequest, DecisionResult
+
+log = structlog.get_logger("decider.runner")
+
+
+class QueueFull(Exception):
+    def __init__(self, limit: int):
+        super().__init__(f"the engine holds its limit of {limit} requests; retry with backoff")
+        self.limit = limit
+
+
+class DeadlineExceeded(Exception):
+    pass
+
+
+class Draining(Exception):
+    pass
+
+
+@dataclass
+class _Pending:
+    rid: str
+    request: DecisionRequest
+    future: asyncio.Future
+    loop: asyncio.AbstractEventLoop
+    deadline: float | None  # time.monotonic() seconds
+    arrival: float
+
+
+class EngineRunner:
+    def __init__(self, core: EngineCore, max_queue: int, on_step=None):
+        self.core, self.max_queue, self.on_step = core, max_queue, on_step
+        self.inbox: deque = deque()
+        self.pending: dict[str, _Pending] = {}
+        self.wake = threading.Event()
+        self.stopping = False
+        self.draining = False
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._loop, name="decider-engine", daemon=True)
+        self.error: BaseException | None = None
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping = True
+        self.wake.set()
+        self.thread.join(timeout=10)
+
+    @property
+    def depth(self) -> int:
+        return len(self.pending)
+
+    def submit(self, rid: str, request: DecisionRequest, deadline: float | None) -> asyncio.Future:
+        """Queue a validated request; the future resolves to a DecisionResult or raises."""
+        loop = asyncio.get_running_loop()
+        with self.lock:
+            if self.draining:
+                raise Draining("the server is draining; retry on another replica")
+            if rid in self.pending:
+                raise ValueError(f"request id '{rid}' is already in flight; ids must be unique")
+            if len(self.pending) >= self.max_queue:
+                raise QueueFull(self.max_queue)
+            p = _Pending(rid, request, loop.create_future(), loop, deadline, time.perf_counter())
+            self.pending[rid] = p
+        self.inbox.append(("add", p))
+        self.wake.set()
+        return p.future
+
+    def abort(self, rid: str) -> None:
+        """A cancelled call: its request leaves the engine between steps."""
+        self.inbox.append(("abort", rid))
+        self.wake.set()
+
+    # -- engine thread
+    def _resolve(self, p: _Pending, result=None, error: BaseException | None = None) -> None:
+        with self.lock:
+            self.pending.pop(p.rid, None)
+
+        def settle():
+            if p.future.done():
+                return
+            if error is not None:
+                p.future.set_exception(error)
+            else:
+                p.future.set_result(result)
+        p.loop.call_soon_threadsafe(settle)
+
+    def _loop(self) -> None:
+        try:
+            while not self.stopping:
+                self._take_inbox()
+                self._expire()
+                if self.core.has_unfinished():
+                    finished = self.core.step()
+                    for r in finished:
+                        p = self.pending.get(r.request_id)
+                        if p is not None:
+                            self._resolve(p, r)
+                    if self.on_step:
+                        self.on_step(self.core)
+                else:
+                    self.wake.wait(timeout=0.5)
+                    self.wake.clear()
+        except BaseException as e:  # a bug in the engine: fail every waiter loudly, never hang them
+            self.error = e
+            log.exception("engine thread died")
+            with self.lock:
+                waiting = list(self.pending.values())
+            for p in waiting:
+                self._resolve(p, error=RuntimeError(f"engine failure: {e!r}"))
+
+    def _take_inbox(self) -> None:
+        while self.inbox:
+            op, arg = self.inbox.popleft()
+            if op == "abort":
+                p = self.pending.get(arg)
+                if p is not None:
+                    self.core.abort(arg)
+                    self._resolve(p, error=asyncio.CancelledError())
+                continue
+            p = arg
+            if p.deadline is not None and time.monotonic() >= p.deadline:
+                self._resolve(p, error=DeadlineExceeded("deadline passed before the request reached the model"))
+                continue
+            try:
+                self.core.add_request(p.request, request_id=p.rid, arrival=p.arrival)
+            except Exception as e:  # input the engine refuses (e.g. a context over the window)
+                self._resolve(p, error=e)
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        with self.lock:
+            expired = [p for p in self.pending.values() if p.deadline is not None and now >= p.deadline]
+        for p in expired:
+            self.core.abort(p.rid)
+            self._resolve(p, error=DeadlineExceeded("deadline passed while the request was being decided"))
+
+    async def drain(self, grace_s: float) -> bool:
+        """Stop admitting; wait up to grace_s for in-flight requests. True if all finished."""
+        with self.lock:
+            self.draining = True
+        end = time.monotonic() + grace_s
+        while self.pending and time.monotonic() < end:
+            await asyncio.sleep(0.02)
+        return not self.pending

@@ -1,0 +1,153 @@
+"""`decider serve`: the grpc.aio server around one engine.
+
+Start-up: health NOT_SERVING -> load the model -> warm it with one request -> SERVING.
+SIGTERM/SIGINT: health NOT_SERVING, stop admitting (new calls get UNAVAILABLE), let
+in-flight requests finish within `drain_grace_s`, stop the server, exit 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import grpc
+import structlog
+from decider_client.v1 import decider_pb2 as pb
+from decider_client.v1 import decider_pb2_grpc as pb_grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from decider.auth import TokenAuth
+from decider.metrics import Metrics
+from decider.runner import EngineRunner
+from decider.service import DeciderService, model_info
+from decider.settings import ServerSettings
+
+SERVICE = pb.DESCRIPTOR.services_by_name["Decider"].full_name
+log = structlog.get_logger("decider.server")
+
+WARMUP = {"context": "Pump 3 is running. If pump 3 is running, then valve 7 is open.",
+          "questions": [{"id": "valve", "text": "Is valve 7 open?", "type": "boolean"}]}
+
+
+def configure_logging(level: str = "info") -> None:
+    structlog.configure(
+        processors=[structlog.contextvars.merge_contextvars, structlog.processors.add_log_level,
+                    structlog.processors.TimeStamper(fmt="iso", utc=True),
+                    structlog.processors.format_exc_info, structlog.processors.JSONRenderer()],
+        wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr), cache_logger_on_first_use=True)
+
+
+class DeciderServer:
+    """Build, start, drain. `port` is the port really bound (settings.port may be 0)."""
+
+    def __init__(self, settings: ServerSettings):
+        self.settings = settings
+        self.metrics = Metrics()
+        self.health = health.aio.HealthServicer()
+        self.service = DeciderService(self.metrics)
+        self.runner: EngineRunner | None = None
+        self.server: grpc.aio.Server | None = None
+        self.port = 0
+        self.metrics_server = None
+        self.ready = asyncio.Event()
+
+    def _options(self):
+        s = self.settings
+        size = s.max_message_mb * 2**20
+        return [("grpc.max_send_message_length", size), ("grpc.max_receive_message_length", size),
+                ("grpc.keepalive_time_ms", int(s.keepalive_s * 1000)), ("grpc.keepalive_timeout_ms", 10_000),
+                ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+                ("grpc.keepalive_permit_without_calls", 1),
+                ("grpc.max_connection_age_ms", int(s.max_connection_age_s * 1000)),
+                ("grpc.max_connection_age_grace_ms", int(s.drain_grace_s * 1000))]
+
+    def _credentials(self):
+        s = self.settings
+        if not s.tls_cert:
+            return None
+        pair = [(s.tls_key.read_bytes(), s.tls_cert.read_bytes())]
+        if s.tls_client_ca:
+            return grpc.ssl_server_credentials(pair, root_certificates=s.tls_client_ca.read_bytes(),
+                                               require_client_auth=True)
+        return grpc.ssl_server_credentials(pair)
+
+    async def start(self) -> int:
+        """Bind and serve health/reflection at once; load and warm the model; then SERVING."""
+        s = self.settings
+        tokens = s.token_set()
+        interceptors = [TokenAuth(tokens)] if tokens else []
+        self.server = grpc.aio.server(options=self._options(), interceptors=interceptors)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        pb_grpc.add_DeciderServicer_to_server(self.service, self.server)
+        await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
+        reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
+        address = f"{s.host}:{s.port}"
+        creds = self._credentials()
+        self.port = (self.server.add_secure_port(address, creds) if creds
+                     else self.server.add_insecure_port(address))
+        if self.port == 0:
+            raise RuntimeError(f"could not bind {address}")
+        if s.metrics_port:
+            self.metrics_server = self.metrics.serve(s.metrics_port, "0.0.0.0" if s.host != "127.0.0.1" else s.host)
+        await self.server.start()
+        log.info("listening", port=self.port, tls=bool(creds), mutual_tls=bool(s.tls_client_ca),
+                 auth=bool(tokens), metrics_port=s.metrics_port)
+        await asyncio.get_running_loop().run_in_executor(None, self._load)
+        await self._set_health(health_pb2.HealthCheckResponse.SERVING)
+        self.ready.set()
+        log.info("serving", model=self.service.info.name, device=self.service.info.device)
+        return self.port
+
+    def _load(self) -> None:
+        from decider.engine.checkpoint import load_checkpoint
+        from decider.engine.core import EngineConfig, EngineCore
+        from decider.engine.decode import resolve_device
+        from decider.kernels import backend_name
+
+        s = self.settings
+        ckpt = load_checkpoint(s.checkpoint, device=resolve_device(s.device))
+        core = EngineCore(ckpt, EngineConfig(max_running=s.max_running,
+                                             prefix_cache_bytes=s.prefix_cache_mb * 2**20))
+        if s.warmup:
+            core.decide([WARMUP])
+        self.runner = EngineRunner(core, s.max_queue, on_step=self.metrics.observe_step)
+        self.runner.start()
+        self.service.attach(self.runner, model_info(core, backend_name()))
+
+    async def _set_health(self, status) -> None:
+        for name in ("", SERVICE):
+            await self.health.set(name, status)
+
+    async def drain(self) -> bool:
+        """Stop admitting, finish in-flight requests within the grace period, stop."""
+        await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
+        finished = True
+        if self.runner:
+            finished = await self.runner.drain(self.settings.drain_grace_s)
+        log.info("drained", all_finished=finished)
+        await self.server.stop(grace=1.0)
+        if self.runner:
+            self.runner.stop()
+        if self.metrics_server:
+            self.metrics_server.shutdown()
+        return finished
+
+    async def serve_forever(self) -> int:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await self.start()
+        await stop.wait()
+        log.info("signal received: draining", grace_s=self.settings.drain_grace_s)
+        await self.drain()
+        return 0
+
+
+def serve(settings: ServerSettings) -> int:
+    configure_logging(settings.log_level)
+    return asyncio.run(DeciderServer(settings).serve_forever())

@@ -1,0 +1,175 @@
+"""The gRPC servicer: validate -> convert -> await the engine -> convert back.
+
+Errors map to status codes in one place (`_status_of`):
+  DecisionInputError -> INVALID_ARGUMENT with a google.rpc.BadRequest field violation
+  QueueFull          -> RESOURCE_EXHAUSTED with a google.rpc.QuotaFailure
+  DeadlineExceeded   -> DEADLINE_EXCEEDED
+  Draining           -> UNAVAILABLE (clients retry on another replica)
+  anything else      -> INTERNAL (logged with the request id)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+import uuid
+
+import grpc
+import structlog
+from decider_client.v1 import decider_pb2 as pb
+from decider_client.v1 import decider_pb2_grpc as pb_grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from decider.convert import request_from_pb, response_to_pb
+from decider.engine.tokenizer import MAX_OPTIONS, MAX_QUESTIONS, DecisionInputError
+from decider.metrics import Metrics
+from decider.runner import DeadlineExceeded, Draining, EngineRunner, QueueFull
+
+log = structlog.get_logger("decider.service")
+
+
+def _status_of(e: BaseException) -> status_pb2.Status:
+    detail = any_pb2.Any()
+    if isinstance(e, DecisionInputError):
+        detail.Pack(error_details_pb2.BadRequest(field_violations=[
+            error_details_pb2.BadRequest.FieldViolation(field=e.field or "request", description=str(e))]))
+        return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(e), details=[detail])
+    if isinstance(e, QueueFull):
+        detail.Pack(error_details_pb2.QuotaFailure(violations=[error_details_pb2.QuotaFailure.Violation(
+            subject="decider engine queue", description=str(e))]))
+        return status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=str(e), details=[detail])
+    if isinstance(e, DeadlineExceeded):
+        return status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=str(e))
+    if isinstance(e, (Draining, Loading)):
+        return status_pb2.Status(code=code_pb2.UNAVAILABLE, message=str(e))
+    if isinstance(e, ValueError):  # e.g. a duplicate in-flight request id
+        return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(e))
+    return status_pb2.Status(code=code_pb2.INTERNAL, message=f"internal error: {type(e).__name__}")
+
+
+def _code_name(status: status_pb2.Status) -> str:
+    return next(c.name for c in grpc.StatusCode if c.value[0] == status.code)
+
+
+class Loading(Exception):
+    pass
+
+
+class DeciderService(pb_grpc.DeciderServicer):
+    """Registered before the model loads (so health and reflection answer at once); calls
+    get UNAVAILABLE until `attach` hands it the running engine."""
+
+    def __init__(self, metrics: Metrics):
+        self.metrics = metrics
+        self.runner: EngineRunner | None = None
+        self.info: pb.ModelInfo | None = None
+        self._ids = itertools.count()
+        self._prefix = uuid.uuid4().hex[:8]
+
+    def attach(self, runner: EngineRunner, info: pb.ModelInfo) -> None:
+        self.runner, self.info = runner, info
+
+    async def _decide(self, m: pb.DecideRequest, deadline: float | None) -> pb.DecideResponse:
+        if self.runner is None:
+            raise Loading("the model is still loading; retry shortly")
+        request = request_from_pb(m)
+        rid = request.request_id or f"{self._prefix}-{next(self._ids)}"
+        future = self.runner.submit(rid, request, deadline)
+        try:
+            result = await future
+        except asyncio.CancelledError:
+            self.runner.abort(rid)
+            raise
+        self.metrics.passes.observe(result.forward_passes)
+        self.metrics.queue.observe(result.timings.queue_ms / 1e3)
+        return response_to_pb(result, self.info.name, self.info.version)
+
+    @staticmethod
+    def _deadline(context) -> float | None:
+        remaining = context.time_remaining()
+        return None if remaining is None else time.monotonic() + remaining
+
+    async def Decide(self, request, context):
+        t0 = time.perf_counter()
+        rid = request.request_id
+        structlog.contextvars.bind_contextvars(request_id=rid or None)
+        try:
+            response = await self._decide(request, self._deadline(context))
+        except asyncio.CancelledError:
+            self.metrics.requests.labels("CANCELLED").inc()
+            log.info("cancelled")
+            raise
+        except Exception as e:
+            status = _status_of(e)
+            code = _code_name(status)
+            self.metrics.requests.labels(code).inc()
+            if status.code == code_pb2.INTERNAL:
+                log.exception("decide failed")
+            else:
+                log.info("decide refused", code=code, reason=status.message)
+            await context.abort_with_status(rpc_status.to_status(status))
+        finally:
+            structlog.contextvars.unbind_contextvars("request_id")
+        self.metrics.requests.labels("OK").inc()
+        self.metrics.duration.observe(time.perf_counter() - t0)
+        context.set_trailing_metadata((("x-request-id", response.request_id),))
+        log.info("decided", request_id=response.request_id, passes=response.forward_passes,
+                 ms=round((time.perf_counter() - t0) * 1e3, 2))
+        return response
+
+    async def DecideStream(self, request_iterator, context):
+        """Requests run concurrently; responses come back as each finishes."""
+        out: asyncio.Queue = asyncio.Queue()
+        deadline = self._deadline(context)
+        tasks: set[asyncio.Task] = set()
+
+        async def one(m: pb.DecideRequest):
+            try:
+                response = await self._decide(m, deadline)
+                self.metrics.requests.labels("OK").inc()
+                await out.put(pb.DecideStreamResponse(request_id=response.request_id, response=response))
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                status = _status_of(e)
+                self.metrics.requests.labels(_code_name(status)).inc()
+                if status.code == code_pb2.INTERNAL:
+                    log.exception("stream item failed", request_id=m.request_id)
+                await out.put(pb.DecideStreamResponse(request_id=m.request_id, error=status))
+
+        async def read():
+            async for m in request_iterator:
+                task = asyncio.ensure_future(one(m))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+            while tasks:
+                await asyncio.gather(*list(tasks), return_exceptions=True)
+            await out.put(None)
+
+        reader = asyncio.ensure_future(read())
+        try:
+            while True:
+                item = await out.get()
+                if item is None:
+                    break
+                yield item
+        finally:
+            reader.cancel()
+            for t in list(tasks):
+                t.cancel()
+
+    async def GetModelInfo(self, request, context):
+        if self.info is None:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the model is still loading; retry shortly")
+        return self.info
+
+
+def model_info(core, backend: str) -> pb.ModelInfo:
+    ckpt = core.ckpt
+    cal = ckpt.meta.get("calibrated_on", "not calibrated (temperature 1)")
+    return pb.ModelInfo(name=ckpt.name, version=ckpt.version, max_questions=MAX_QUESTIONS, max_options=MAX_OPTIONS,
+                        context_window=ckpt.tokenizer.max_length, temperature=ckpt.temperature,
+                        calibrated_on=cal, kernel_backend=backend, device=str(core.device))

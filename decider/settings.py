@@ -1,0 +1,85 @@
+"""Server settings: one pydantic model, from flags, DECIDER_* env vars and an optional YAML file.
+
+Precedence: flags > environment > YAML file (`--config` or DECIDER_CONFIG) > defaults.
+Every field documents itself; `decider serve --help` prints them all.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, YamlConfigSettingsSource
+
+
+class ServerSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DECIDER_", extra="forbid")
+
+    host: str = Field("127.0.0.1", description="address to listen on (0.0.0.0 for all interfaces)")
+    port: int = Field(50051, ge=0, le=65535, description="gRPC port (0 = any free port)")
+    metrics_port: int = Field(9090, ge=0, le=65535, description="Prometheus /metrics HTTP port (0 = off)")
+    checkpoint: Path | None = Field(None, description="model folder; default the shipped decider-small")
+    device: str = Field("auto", description="'auto' (CUDA when present), 'cpu' or 'cuda'")
+    max_queue: int = Field(256, ge=1, description="requests admitted at once (waiting + running); more get "
+                                                  "RESOURCE_EXHAUSTED so that callers back off")
+    max_running: int = Field(64, ge=1, description="requests decoded together per engine step")
+    prefix_cache_mb: int = Field(256, ge=0, description="prefix K/V cache for repeated requests, MiB")
+    drain_grace_s: float = Field(10.0, ge=0, description="on SIGTERM, time in-flight requests get to finish")
+    tls_cert: Path | None = Field(None, description="server certificate chain (PEM); with tls_key turns TLS on")
+    tls_key: Path | None = Field(None, description="server private key (PEM)")
+    tls_client_ca: Path | None = Field(None, description="CA bundle (PEM) that client certificates must chain "
+                                                         "to: mutual TLS")
+    insecure: bool = Field(False, description="allow plaintext on a non-loopback address (behind a mesh "
+                                              "that terminates TLS, say)")
+    tokens: str | None = Field(None, description="comma-separated bearer tokens; set to require "
+                                                 "'authorization: Bearer <token>'")
+    tokens_file: Path | None = Field(None, description="file with one bearer token per line (# comments)")
+    max_message_mb: int = Field(4, ge=1, description="largest request or response message, MiB")
+    keepalive_s: float = Field(30.0, gt=0, description="server keepalive ping interval")
+    max_connection_age_s: float = Field(300.0, gt=0, description="connections are closed (gracefully) after "
+                                        "this long, so clients re-resolve DNS and spread over new replicas")
+    log_level: str = Field("info", description="debug, info, warning or error")
+    warmup: bool = Field(True, description="run one request through the model before reporting SERVING")
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings,
+                                   file_secret_settings) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources = [init_settings, env_settings]
+        config = os.environ.get("DECIDER_CONFIG")
+        if config:
+            sources.append(YamlConfigSettingsSource(settings_cls, yaml_file=config))
+        return tuple(sources)
+
+    @model_validator(mode="after")
+    def _check(self):
+        if bool(self.tls_cert) != bool(self.tls_key):
+            raise ValueError("tls_cert and tls_key go together: give both for TLS, or neither")
+        if self.tls_client_ca and not self.tls_cert:
+            raise ValueError("tls_client_ca (mutual TLS) needs tls_cert and tls_key as well")
+        if not self.tls_cert and not self.insecure and not _loopback(self.host):
+            raise ValueError(f"refusing plaintext on {self.host}: give tls_cert and tls_key, or set insecure "
+                             "(DECIDER_INSECURE=1) if something in front of decider terminates TLS")
+        for path in (self.tls_cert, self.tls_key, self.tls_client_ca, self.tokens_file):
+            if path and not Path(path).is_file():
+                raise ValueError(f"{path}: no such file")
+        return self
+
+    def token_set(self) -> set[str]:
+        tokens = {t.strip() for t in (self.tokens or "").split(",") if t.strip()}
+        if self.tokens_file:
+            for line in Path(self.tokens_file).read_text().splitlines():
+                line = line.split("#", 1)[0].strip()
+                if line:
+                    tokens.add(line)
+        return tokens
+
+
+def _loopback(host: str) -> bool:
+    if host in ("localhost", ""):
+        return host == "localhost"
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
