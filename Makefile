@@ -7,7 +7,7 @@ CKPT     := engine/checkpoints/decider-small
 RUN      := runs/decider-small
 SETS     ?= 2000
 
-.PHONY: test serve train card install clean
+.PHONY: test serve train card install clean proto
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -15,10 +15,11 @@ $(BIN)/python:
 # torch: a build already in the venv is kept (e.g. the user's CUDA build); otherwise the
 # CPU wheel is pinned on machines without an NVIDIA driver (an unpinned torch pulls a
 # multi-GB CUDA build), and PyPI's default (CUDA) build where nvidia-smi exists.
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml clients/python/pyproject.toml | $(BIN)/python
 	@$(BIN)/python -c "import torch" 2>/dev/null || { \
 	  if command -v nvidia-smi >/dev/null 2>&1; then $(BIN)/pip install torch; \
 	  else $(BIN)/pip install torch==2.13.0; fi; }
+	$(BIN)/pip install -e clients/python
 	$(BIN)/pip install -e ".[test]"
 	touch $(STAMP)
 
@@ -27,9 +28,13 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# Until the gRPC server lands, `make serve` answers a built-in example in-process.
+# The gRPC server with the shipped model on 127.0.0.1:50051 (metrics on :9090).
 serve: $(STAMP)
-	$(BIN)/decider demo
+	$(BIN)/decider serve
+
+# Regenerate the client stubs from proto/ (tests/test_proto.py fails while they are stale).
+proto: $(STAMP)
+	$(BIN)/python -m decider.proto_gen
 
 # Reproduces the shipped checkpoint: train (resumable), fit the temperature on the
 # validation split, export bf16 weights into the package, then measure (make card).
