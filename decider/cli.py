@@ -102,10 +102,12 @@ def cmd_demo(args) -> int:
     from decider.engine.core import EngineCore
     from decider.engine.request import DecisionRequest
 
+    from decider.convert import request_from_json
+
     ckpt = load_checkpoint(args.checkpoint)
     raw = json.loads(Path(args.file).read_text()) if args.file else EXAMPLE
     raw = {**raw, "options": {**raw.get("options", {}), "policy": args.policy, "threshold": args.threshold}}
-    request = DecisionRequest.parse(raw)
+    request = request_from_json(raw)
     core = EngineCore(ckpt)
     t0 = time.perf_counter()
     (result,) = core.decide([request])
@@ -206,22 +208,15 @@ def _request_from_args(args) -> dict:
                        ("policy", args.policy and args.policy.upper())):
         if value is not None:
             options[key] = value
-    for q in data.get("questions", []):  # the engine's own JSON says boolean/categorical
-        if isinstance(q.get("type"), str):
-            q["type"] = q["type"].upper()
     return data
 
 
 def cmd_decide(args) -> int:
     from decider_client import DeciderError, pb
-    from google.protobuf import json_format
 
-    from decider.convert import to_json
+    from decider.convert import pb_from_json, to_json
 
-    try:
-        request = json_format.ParseDict(_request_from_args(args), pb.DecideRequest())
-    except json_format.ParseError as e:
-        raise ValueError(f"request: {e}") from None
+    request = pb_from_json(_request_from_args(args))
     with _client(args) as client:
         try:
             response = client.decide_request(request)

@@ -6,6 +6,7 @@ from decider_client.v1 import decider_pb2 as pb
 from google.protobuf import json_format
 
 from decider.engine.request import DecisionRequest, DecisionResult
+from decider.engine.tokenizer import DecisionInputError
 
 _KINDS = {pb.Constraint.IMPLIES: "implies", pb.Constraint.EXCLUDES: "excludes", pb.Constraint.EQUAL: "equal",
           pb.Constraint.DIFFERENT: "different", pb.Constraint.AT_MOST_ONE: "at_most_one",
@@ -37,10 +38,28 @@ def request_from_pb(m: pb.DecideRequest) -> DecisionRequest:
     })
 
 
+def pb_from_json(data: dict) -> pb.DecideRequest:
+    """A request in the proto's JSON mapping (camelCase or the proto's own field names);
+    enum names in any case ("boolean" or "BOOLEAN"). Raises DecisionInputError."""
+    data = dict(data)
+    data["questions"] = [_upper(q, "type") for q in data.get("questions", [])]
+    data["constraints"] = [_upper(c, "kind") for c in data.get("constraints", [])]
+    if isinstance(data.get("options"), dict):
+        data["options"] = _upper(data["options"], "policy")
+    try:
+        return json_format.ParseDict(data, pb.DecideRequest())
+    except json_format.ParseError as e:
+        raise DecisionInputError(f"request: {e}", field="request") from None
+
+
 def request_from_json(data: dict) -> DecisionRequest:
-    """A request in the proto's JSON mapping (camelCase or the proto's own field names)."""
-    m = json_format.ParseDict(data, pb.DecideRequest(), ignore_unknown_fields=False)
-    return request_from_pb(m)
+    return request_from_pb(pb_from_json(data))
+
+
+def _upper(record, key: str):
+    if isinstance(record, dict) and isinstance(record.get(key), str):
+        return {**record, key: record[key].upper()}
+    return record
 
 
 def response_to_pb(r: DecisionResult, model_name: str, model_version: str) -> pb.DecideResponse:

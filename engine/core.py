@@ -273,15 +273,17 @@ class EngineCore:
         opts = s.request.options
         floor = opts.min_confidence or 0.0
         last = opts.max_steps is not None and s.passes >= opts.max_steps
-        order = sorted(s.open, key=lambda i: -max(probs[i][c] for c in s.slots[i].domain))
+        wanted = {i: _best(_renormalised(probs[i], s.slots[i]), s.slots[i]) for i in s.open}
+        order = sorted(s.open, key=lambda i: -wanted[i][1])
         committed = 0
         for i in order:
             slot = s.slots[i]
             if slot.result is not None:  # forced by an earlier commit in this step
                 continue
+            if wanted[i][0] not in slot.domain and not last:
+                continue  # an earlier commit ruled its answer out: predict it again next pass
             dist = _renormalised(probs[i], slot)
-            best = max(slot.domain, key=lambda c: (dist[slot.classes.index(c)], -c))
-            conf = dist[slot.classes.index(best)]
+            best, conf = _best(dist, slot)
             if conf < floor:
                 continue
             if committed and not last and (opts.policy == "sequential" or conf < opts.threshold):
@@ -340,6 +342,12 @@ class EngineCore:
                            c.slot_valid[rows], c.choices[rows], [True] * len(alive))
             kept.append(c)
         self.cohorts = kept
+
+
+def _best(dist: list[float], slot: Slot) -> tuple[int, float]:
+    """The most probable class of the slot's domain (ties: the lower class) and its probability."""
+    best = max(slot.domain, key=lambda c: (dist[slot.classes.index(c)], -c))
+    return best, dist[slot.classes.index(best)]
 
 
 def _renormalised(probs: list[float], slot: Slot) -> list[float]:

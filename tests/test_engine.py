@@ -223,3 +223,16 @@ def test_truncation_only_when_asked(tokenizer_path):
     core = _core(tokenizer_path, logits=yes_logits([0.99]))
     (r,) = core.decide([_request(1, truncate=True) | {"context": "pump " * 600}])
     assert r.answers[0].answer == "yes"
+
+
+def test_a_slot_whose_answer_was_ruled_out_is_predicted_again(tokenizer_path):
+    logits = yes_logits([0.99])
+    logits[1, 2:5] = torch.tensor([0.0, 1.0, 6.0])  # m1: maintenance, by far
+    request = _request(2, categorical=1) | {"constraints": [
+        {"kind": "excludes", "literals": [{"question": "q1", "option": "yes"},
+                                          {"question": "m1", "option": "maintenance"}]}]}
+    (r,) = _core(tokenizer_path, logits=logits).decide([request])
+    assert (r.answers[0].answer, r.answers[0].step) == ("yes", 1)
+    # not committed on the pass that ruled maintenance out; decided on the next one
+    assert (r.answers[1].answer, r.answers[1].status, r.answers[1].step) == ("automatic", "decided", 2)
+    assert r.answers[1].distribution[2] == 0.0

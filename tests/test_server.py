@@ -188,6 +188,7 @@ def test_queue_full_is_resource_exhausted_with_quota_failure():
         results = asyncio.run(burst(s.target))
     refused = [r for r in results if isinstance(r, DeciderError)]
     assert refused and all(r.code == grpc.StatusCode.RESOURCE_EXHAUSTED for r in refused)
+    assert all(r.details == ["google.rpc.QuotaFailure"] for r in refused)
     assert any(isinstance(r, pb.DecideResponse) for r in results)
 
 

@@ -36,21 +36,24 @@ class DeciderError(Exception):
     """A call that failed: `code` (grpc.StatusCode), `message`, and `violations` as
     (field, description) pairs when the request was bad."""
 
-    def __init__(self, code: grpc.StatusCode, message: str, violations: list[tuple[str, str]] | None = None):
+    def __init__(self, code: grpc.StatusCode, message: str, violations: list[tuple[str, str]] | None = None,
+                 details: list[str] | None = None):
         self.code, self.message, self.violations = code, message, violations or []
+        self.details = details or []  # type names of the status details, e.g. google.rpc.QuotaFailure
         where = "; ".join(f"{f}: {d}" for f, d in self.violations)
         super().__init__(f"{code.name}: {message}" + (f" [{where}]" if where and where not in message else ""))
 
     @staticmethod
     def from_rpc(e: grpc.RpcError) -> "DeciderError":
-        violations = []
+        violations, details = [], []
         status = rpc_status.from_call(e) if hasattr(e, "trailing_metadata") else None
         for detail in status.details if status else []:
+            details.append(detail.TypeName())
             if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
                 bad = error_details_pb2.BadRequest()
                 detail.Unpack(bad)
                 violations += [(v.field, v.description) for v in bad.field_violations]
-        return DeciderError(e.code(), e.details() or "", violations)
+        return DeciderError(e.code(), e.details() or "", violations, details)
 
 
 @dataclass

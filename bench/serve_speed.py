@@ -1,0 +1,143 @@
+"""The server over loopback: requests/s and latency at 1, 8 and 64 concurrent clients, and
+the gRPC overhead (p50 over the wire minus p50 in-process, at one client).
+
+    python bench/serve_speed.py [--requests 64] [--json docs/eval/serve_speed.json] [--markdown]
+
+Starts `decider serve` (shipped model, prefix cache off so that every request pays its
+prefix pass, as it does in-process) in a child process and drives it with the real client.
+The in-process figure runs the same requests through an EngineCore in this process; the two
+alternate, request by request, so that machine noise hits both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import torch
+from decider_client import DeciderClient, DeciderError, build_request, pb
+
+from decider.engine.checkpoint import load_checkpoint
+from decider.engine.core import EngineConfig, EngineCore
+from decider.engine.corpus import CorpusSpec, make_sets
+from decider.engine.evaluate import as_request
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def to_pb(s, rid: str) -> pb.DecideRequest:
+    qs = [pb.Question(id=q.id, text=q.text, type=pb.Question.BOOLEAN if q.kind == "boolean"
+                      else pb.Question.CATEGORICAL, options=list(q.options)) for q in s.questions]
+    return build_request(s.context, qs, request_id=rid)
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def load(target: str, sets, clients: int, per_client: int) -> dict:
+    latencies, errors = [], []
+
+    def worker(k):
+        with DeciderClient(target, timeout=120) as c:
+            for j in range(per_client):
+                s = sets[(k * per_client + j) % len(sets)]
+                t = time.perf_counter()
+                try:
+                    c.decide_request(to_pb(s, f"{clients}-{k}-{j}"))
+                    latencies.append(time.perf_counter() - t)
+                except DeciderError as e:
+                    errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    return {"clients": clients, "requests": len(latencies), "errors": len(errors),
+            "requests_per_s": round(len(latencies) / wall, 2),
+            "p50_ms": round(pct(latencies, 0.5) * 1e3, 2), "p99_ms": round(pct(latencies, 0.99) * 1e3, 2)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--requests", type=int, default=64, help="requests per concurrency level")
+    p.add_argument("--overhead-pairs", type=int, default=30)
+    p.add_argument("--json")
+    p.add_argument("--markdown", action="store_true")
+    args = p.parse_args()
+
+    sets = [s for s in make_sets(CorpusSpec(split="test", max_links=5), 600) if len(s.questions) == 8][:64]
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "decider.cli", "serve", "--port", str(port),
+                               "--metrics-port", "0", "--prefix-cache-mb", "0", "--log-level", "warning"])
+    target = f"127.0.0.1:{port}"
+    try:
+        with DeciderClient(target, timeout=5) as c:
+            for _ in range(300):
+                try:
+                    info = c.model_info()
+                    break
+                except DeciderError:
+                    time.sleep(0.2)
+            else:
+                raise RuntimeError("server did not come up")
+        ckpt = load_checkpoint()
+        core = EngineCore(ckpt, EngineConfig(prefix_cache_bytes=0))
+        wire, local = [], []
+        with DeciderClient(target, timeout=60) as c:
+            for i in range(args.overhead_pairs + 2):
+                s = sets[i % len(sets)]
+                t = time.perf_counter()
+                c.decide_request(to_pb(s, f"o{i}"))
+                w = time.perf_counter() - t
+                t = time.perf_counter()
+                core.decide([as_request(s.context, s.questions)])
+                ell = time.perf_counter() - t
+                if i >= 2:  # the first two warm both sides
+                    wire.append(w)
+                    local.append(ell)
+        levels = [load(target, sets, n, max(1, args.requests // n)) for n in (1, 8, 64)]
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+    report = {
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(), "threads": torch.get_num_threads(),
+        "torch": torch.__version__, "date": time.strftime("%Y-%m-%d"), "model": info.name, "device": info.device,
+        "levels": levels,
+        "p50_wire_ms": round(statistics.median(wire) * 1e3, 2),
+        "p50_in_process_ms": round(statistics.median(local) * 1e3, 2),
+        "grpc_overhead_ms": round((statistics.median(wire) - statistics.median(local)) * 1e3, 2),
+        # per-pair differences are less noisy than a difference of medians
+        "grpc_overhead_ms_paired": round(statistics.median(w - ell for w, ell in zip(wire, local)) * 1e3, 2),
+    }
+    print(json.dumps(report, indent=2))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    if args.markdown:
+        print("\n| concurrent clients | requests/s | p50 ms | p99 ms |\n|---|---|---|---|")
+        for lv in levels:
+            print(f"| {lv['clients']} | {lv['requests_per_s']} | {lv['p50_ms']} | {lv['p99_ms']} |")
+        print(f"\ngRPC overhead at one client: p50 over the wire {report['p50_wire_ms']} ms - p50 in-process "
+              f"{report['p50_in_process_ms']} ms = **{report['grpc_overhead_ms']} ms** "
+              f"(median of paired differences: {report['grpc_overhead_ms_paired']} ms; target <= 1 ms)")
+
+
+if __name__ == "__main__":
+    main()
