@@ -226,8 +226,8 @@ def test_truncation_only_when_asked(tokenizer_path):
 
 
 def test_a_slot_whose_answer_was_ruled_out_is_predicted_again(tokenizer_path):
-    logits = yes_logits([0.99])
-    logits[1, 2:5] = torch.tensor([0.0, 1.0, 6.0])  # m1: maintenance, by far
+    logits = yes_logits([0.999])
+    logits[1, 2:5] = torch.tensor([0.0, 1.0, 5.0])  # m1: maintenance (0.98), less sure than q1
     request = _request(2, categorical=1) | {"constraints": [
         {"kind": "excludes", "literals": [{"question": "q1", "option": "yes"},
                                           {"question": "m1", "option": "maintenance"}]}]}
