@@ -75,4 +75,5 @@ def response_to_pb(r: DecisionResult, model_name: str, model_version: str) -> pb
 
 
 def to_json(message) -> dict:
-    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+    return json_format.MessageToDict(message, preserving_proto_field_name=True,
+                                     always_print_fields_with_no_presence=True)
