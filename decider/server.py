@@ -106,7 +106,7 @@ class DeciderServer:
         from decider.engine.checkpoint import load_checkpoint
         from decider.engine.core import EngineConfig, EngineCore
         from decider.engine.decode import resolve_device
-        from decider.kernels import backend_name
+        from decider.kernels.dispatch import backend_name
 
         s = self.settings
         ckpt = load_checkpoint(s.checkpoint, device=resolve_device(s.device))
@@ -116,7 +116,7 @@ class DeciderServer:
             core.decide([WARMUP])
         self.runner = EngineRunner(core, s.max_queue, on_step=self.metrics.observe_step)
         self.runner.start()
-        self.service.attach(self.runner, model_info(core, backend_name()))
+        self.service.attach(self.runner, model_info(core, backend_name(core.device)))
 
     async def _set_health(self, status) -> None:
         for name in ("", SERVICE):

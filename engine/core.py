@@ -32,11 +32,12 @@ from pydantic import BaseModel, Field
 
 from decider.engine.checkpoint import Checkpoint
 from decider.engine.constraints import ConstraintSet
-from decider.engine.decode import Batch, answer_probs, autocast_for
+from decider.engine.decode import Batch, autocast_for
 from decider.engine.model import PrefixKV
 from decider.engine.prefix_cache import PrefixCache, prefix_key
 from decider.engine.request import DecisionRequest, DecisionResult, SlotAnswer, Timings, joint
 from decider.engine.tokenizer import DecisionInputError, EncodedRequest, answer_classes
+from decider.kernels import dispatch
 
 
 class EngineConfig(BaseModel):
@@ -77,6 +78,12 @@ class RequestState:
     done: bool = False
 
     @property
+    def plain(self) -> bool:
+        """No constraints, no min_confidence, no max_steps: the commit kernel decides alone."""
+        o = self.request.options
+        return not self.constraints and o.min_confidence is None and o.max_steps is None
+
+    @property
     def open(self) -> list[int]:
         return [i for i, s in enumerate(self.slots) if s.result is None]
 
@@ -101,6 +108,7 @@ class EngineCore:
         self.n_classes = self.model.cfg.n_answers
         self.cache = PrefixCache(self.config.prefix_cache_bytes)
         self.temperature = ckpt.temperature  # fitted on held-out sets; the eval sets 1.0 to fit it
+        self.backend = dispatch.backend_name(self.device)
         self.waiting: list[RequestState] = []
         self.cohorts: list[Cohort] = []
         self.by_id: dict[str, RequestState] = {}
@@ -244,21 +252,33 @@ class EngineCore:
             return
         B, S = cohort.positions.shape
         answers = torch.full((B, S), self.model.mask_token, dtype=torch.long)
-        allowed = torch.zeros(B, S, self.n_classes, dtype=torch.bool)
+        allowed = torch.zeros(B, S, dtype=torch.int32)   # bitmask over answer classes
+        open_ = torch.zeros(B, S, dtype=torch.bool)
+        threshold = torch.full((B,), 2.0)                 # above 1: one commit per pass (sequential)
         for b, s in enumerate(cohort.states):
             for i, slot in enumerate(s.slots):
                 if slot.answer is not None:
                     answers[b, i] = slot.answer
-                allowed[b, i, sorted(slot.domain)] = True
+                allowed[b, i] = sum(1 << c for c in slot.domain)
+                open_[b, i] = slot.result is None and cohort.live[b]
+            if s.request.options.policy == "parallel":
+                threshold[b] = s.request.options.threshold
         with autocast_for(self.device, self.config.bf16):
             logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
                                               cohort.prefix, cohort.choices)
-        probs = answer_probs(logits, allowed.to(self.device), self.temperature).cpu()  # (B, S, C)
+        to = self.device
+        probs, choice, conf, commit = (t.cpu() for t in dispatch.commit(
+            logits, allowed.to(to), open_.to(to), threshold.to(to), self.temperature, self.backend))
         for b, s in enumerate(cohort.states):
             if not cohort.live[b]:
                 continue
             s.passes += 1
-            self._commit(s, probs[b].tolist())
+            if s.plain:  # the kernel's commit rule is the whole rule
+                for i in commit[b].nonzero().flatten().tolist():
+                    dist = [float(probs[b, i, c]) for c in s.slots[i].classes]
+                    self._settle(s, i, int(choice[b, i]), dist, "decided", s.passes)
+            else:  # constraints, min_confidence or max_steps: commit one by one, propagating
+                self._commit(s, probs[b].tolist())
             if not s.open:
                 cohort.live[b] = False
                 finished.append(self._finish(s))

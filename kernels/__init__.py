@@ -1,7 +1,3 @@
-"""Kernels for the denoising hot path (imported as decider.kernels).
-
-Only the torch implementation exists so far; `backend_name()` reports what runs."""
-
-
-def backend_name() -> str:
-    return "torch"
+"""Kernels for the denoising hot path (imported as decider.kernels): each op has a torch
+reference (`<op>/naive.py`) and a Triton implementation (`<op>/triton.py`);
+`dispatch` picks one per device."""

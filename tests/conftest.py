@@ -1,9 +1,16 @@
 """Shared fixtures: the shipped tokenizer, a tiny random model, the shipped checkpoint."""
 
+import os
+
+import torch
+
+# Triton kernels run in Triton's interpreter where there is no GPU (set before triton loads)
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
 from pathlib import Path
 
 import pytest
-import torch
 
 from decider.engine.checkpoint import DEFAULT_CHECKPOINT, load_checkpoint, random_init
 from decider.engine.model import ModelConfig

@@ -1,0 +1,50 @@
+"""One place that picks the implementation of each hot-path op.
+
+Triton on CUDA, torch everywhere else; `DECIDER_KERNELS=torch|triton` overrides the
+choice (triton without CUDA needs the interpreter, TRITON_INTERPRET=1, which tests use).
+"""
+
+from __future__ import annotations
+
+import os
+
+import torch
+
+BACKENDS = ("torch", "triton")
+
+
+def backend_name(device: torch.device | str = "cpu") -> str:
+    wanted = os.environ.get("DECIDER_KERNELS", "").strip().lower()
+    if wanted and wanted not in BACKENDS:
+        raise ValueError(f"DECIDER_KERNELS must be 'torch' or 'triton', got {wanted!r}")
+    on_cuda = torch.device(device).type == "cuda"
+    if wanted == "triton":
+        if not (on_cuda or os.environ.get("TRITON_INTERPRET") == "1"):
+            raise ValueError("DECIDER_KERNELS=triton needs a CUDA device (or TRITON_INTERPRET=1 to run the "
+                             "kernels in Triton's interpreter, slowly); unset it to use torch")
+        return "triton"
+    if wanted == "torch" or not on_cuda:
+        return "torch"
+    try:
+        import triton  # noqa: F401
+    except ImportError:
+        return "torch"
+    return "triton"
+
+
+def commit(logits, allowed, open_, threshold, temperature, backend: str = "torch"):
+    """See kernels/commit/naive.py for the contract."""
+    if backend == "triton":
+        from decider.kernels.commit.triton import commit as impl
+    else:
+        from decider.kernels.commit.naive import commit as impl
+    return impl(logits, allowed, open_, threshold, temperature)
+
+
+def block_attention(q, k, v, slot_valid, prefix_k, prefix_v, cu_seqlens, backend: str = "torch"):
+    """See kernels/block_attention/naive.py for the contract."""
+    if backend == "triton":
+        from decider.kernels.block_attention.triton import block_attention as impl
+    else:
+        from decider.kernels.block_attention.naive import block_attention as impl
+    return impl(q, k, v, slot_valid, prefix_k, prefix_v, cu_seqlens)
