@@ -7,7 +7,7 @@ CKPT     := engine/checkpoints/decider-small
 RUN      := runs/decider-small
 SETS     ?= 2000
 
-.PHONY: test serve train card install clean proto
+.PHONY: test serve train card install clean proto bench
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -31,6 +31,12 @@ test: $(STAMP)
 # The gRPC server with the shipped model on 127.0.0.1:50051 (metrics on :9090).
 serve: $(STAMP)
 	$(BIN)/decider serve
+
+# Speed on this machine; figures go to docs/eval/*.json (copied into docs/BENCHMARKS.md).
+bench: $(STAMP)
+	$(BIN)/python bench/cpu_precision.py --skip-train --json docs/eval/cpu_precision.json
+	$(BIN)/python bench/engine_speed.py --json docs/eval/engine_speed.json --markdown
+	$(BIN)/python bench/serve_speed.py --json docs/eval/serve_speed.json --markdown
 
 # Regenerate the client stubs from proto/ (tests/test_proto.py fails while they are stale).
 proto: $(STAMP)

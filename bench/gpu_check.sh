@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# On one CUDA GPU with PyTorch and Triton preinstalled and no network: the CUDA tests of
+# the kernels, then kernel and end-to-end timings (bench/kernel_speed.py), in one table.
+# Needs pydantic etc. importable (carry wheels if the machine lacks them); no install of
+# this package: it is made importable through a symlink tree, as in bench/gpu_train.sh.
+#
+#   bash bench/gpu_check.sh TABLE.md [JSON]      (under 5 minutes on an H100/H200)
+set -euo pipefail
+TABLE=${1:?usage: bench/gpu_check.sh TABLE.md [JSON]}
+JSON=${2:-}
+PY=${PY:-python3}
+PKG=$(mktemp -d)
+mkdir "$PKG/decider"
+cp decider/*.py "$PKG/decider/"
+ln -s "$PWD/engine" "$PKG/decider/engine"
+ln -s "$PWD/kernels" "$PKG/decider/kernels"
+ln -s "$PWD/clients/python/decider_client" "$PKG/decider_client"
+export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 PYTHONSAFEPATH=1
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+timeout 150 $PY -m pytest -q -p no:cacheprovider tests/kernels
+timeout 150 $PY bench/kernel_speed.py --out "$TABLE" ${JSON:+--json "$JSON"}
