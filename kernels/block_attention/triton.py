@@ -24,6 +24,26 @@ CONFIGS = [triton.Config({"BLOCK_N": n}, num_warps=w) for n, w in ((64, 4), (32,
 NEG = -1.0e30  # finite "minus infinity" for running maxima: exp(NEG - NEG) stays defined
 
 
+@triton.jit
+def _attend(q, k, v, key_mask, m_i, l_i, acc, scale, UPCAST: tl.constexpr):
+    """One online-softmax update: queries q [BLOCK_S, BLOCK_D] over keys/values
+    [BLOCK_N, BLOCK_D] where key_mask [BLOCK_N]; returns the new (max, sum, output)."""
+    if UPCAST:
+        s = tl.dot(q.to(tl.float32), tl.trans(k.to(tl.float32)), input_precision="ieee") * scale  # [BLOCK_S, BLOCK_N]
+    else:
+        s = tl.dot(q, tl.trans(k)) * scale
+    s = tl.where(key_mask[None, :], s, float("-inf"))
+    m_new = tl.maximum(m_i, tl.max(s, 1))
+    alpha = tl.exp(m_i - m_new)
+    p = tl.exp(s - m_new[:, None])
+    l_i = l_i * alpha + tl.sum(p, 1)
+    if UPCAST:
+        acc = acc * alpha[:, None] + tl.dot(p, v.to(tl.float32), input_precision="ieee")
+    else:
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+    return m_new, l_i, acc
+
+
 @triton.autotune(configs=CONFIGS[:1] if INTERPRET else CONFIGS, key=["S", "D", "GROUP"])
 @triton.jit
 def _block_attention_kernel(
@@ -63,40 +83,14 @@ def _block_attention_kernel(
         rows = (start + n)[:, None] * stride_pn + kvh * stride_ph + offs_d[None, :]
         k = tl.load(PK + rows, mask=n_mask[:, None] & d_mask[None, :], other=0.0)  # [BLOCK_N, BLOCK_D]
         v = tl.load(PV + rows, mask=n_mask[:, None] & d_mask[None, :], other=0.0)  # [BLOCK_N, BLOCK_D]
-        if UPCAST:
-            s = tl.dot(q.to(tl.float32), tl.trans(k.to(tl.float32)), input_precision="ieee") * scale  # [BLOCK_S, BLOCK_N]
-        else:
-            s = tl.dot(q, tl.trans(k)) * scale
-        s = tl.where(n_mask[None, :], s, float("-inf"))
-        m_new = tl.maximum(m_i, tl.max(s, 1))
-        alpha = tl.exp(m_i - m_new)
-        p = tl.exp(s - m_new[:, None])
-        l_i = l_i * alpha + tl.sum(p, 1)
-        if UPCAST:
-            acc = acc * alpha[:, None] + tl.dot(p, v.to(tl.float32), input_precision="ieee")
-        else:
-            acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-        m_i = m_new
+        m_i, l_i, acc = _attend(q, k, v, n_mask, m_i, l_i, acc, scale, UPCAST)
 
     if split == 0:  # the block's own keys: every valid slot of the request
         rows = b * stride_kb + offs_s[:, None] * stride_ks + kvh * stride_kh + offs_d[None, :]
         kb = tl.load(K + rows, mask=s_mask[:, None] & d_mask[None, :], other=0.0)  # [BLOCK_S, BLOCK_D]
         vb = tl.load(V + rows, mask=s_mask[:, None] & d_mask[None, :], other=0.0)  # [BLOCK_S, BLOCK_D]
         valid = tl.load(SLOT_VALID + b * S + offs_s, mask=s_mask, other=0) != 0
-        if UPCAST:
-            s = tl.dot(q.to(tl.float32), tl.trans(kb.to(tl.float32)), input_precision="ieee") * scale  # [BLOCK_S, BLOCK_S]
-        else:
-            s = tl.dot(q, tl.trans(kb)) * scale
-        s = tl.where(valid[None, :], s, float("-inf"))
-        m_new = tl.maximum(m_i, tl.max(s, 1))
-        alpha = tl.exp(m_i - m_new)
-        p = tl.exp(s - m_new[:, None])
-        l_i = l_i * alpha + tl.sum(p, 1)
-        if UPCAST:
-            acc = acc * alpha[:, None] + tl.dot(p, vb.to(tl.float32), input_precision="ieee")
-        else:
-            acc = acc * alpha[:, None] + tl.dot(p.to(vb.dtype), vb)
-        m_i = m_new
+        m_i, l_i, acc = _attend(q, kb, vb, valid, m_i, l_i, acc, scale, UPCAST)
 
     out = O_PART + b * stride_ob + h * stride_oh + split * stride_op
     tl.store(out + offs_s[:, None] * stride_os + offs_d[None, :], acc, mask=s_mask[:, None] & d_mask[None, :])

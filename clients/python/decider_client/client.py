@@ -84,10 +84,14 @@ def _channel_args(max_message_bytes: int) -> list[tuple[str, Any]]:
             ("grpc.lb_policy_name", "round_robin")]
 
 
-def _credentials(tls: bool, root_certificates, client_certificate, client_key):
+def _channel(aio: bool, target: str, tls: bool, root_certificates, client_certificate, client_key,
+             max_message_bytes: int):
+    args = _channel_args(max_message_bytes)
+    api = grpc.aio if aio else grpc
     if not (tls or root_certificates or client_certificate):
-        return None
-    return grpc.ssl_channel_credentials(_read(root_certificates), _read(client_key), _read(client_certificate))
+        return api.insecure_channel(target, args)
+    creds = grpc.ssl_channel_credentials(_read(root_certificates), _read(client_key), _read(client_certificate))
+    return api.secure_channel(target, creds, args)
 
 
 def build_request(context: str, questions: list[pb.Question], constraints=(), *, policy: str = "parallel",
@@ -124,9 +128,8 @@ class DeciderClient:
                  client_certificate: str | Path | bytes | None = None,
                  client_key: str | Path | bytes | None = None, token: str | None = None,
                  max_message_bytes: int = MAX_MESSAGE_BYTES):
-        creds = _credentials(tls, root_certificates, client_certificate, client_key)
-        args = _channel_args(max_message_bytes)
-        self.channel = (grpc.secure_channel(target, creds, args) if creds else grpc.insecure_channel(target, args))
+        self.channel = _channel(False, target, tls, root_certificates, client_certificate, client_key,
+                                max_message_bytes)
         self.stub = pb_grpc.DeciderStub(self.channel)
         self.timeout = timeout
         self.metadata = [("authorization", f"Bearer {token}")] if token else []
@@ -176,10 +179,8 @@ class AsyncDeciderClient:
                  client_certificate: str | Path | bytes | None = None,
                  client_key: str | Path | bytes | None = None, token: str | None = None,
                  max_message_bytes: int = MAX_MESSAGE_BYTES):
-        creds = _credentials(tls, root_certificates, client_certificate, client_key)
-        args = _channel_args(max_message_bytes)
-        self.channel = (grpc.aio.secure_channel(target, creds, args) if creds
-                        else grpc.aio.insecure_channel(target, args))
+        self.channel = _channel(True, target, tls, root_certificates, client_certificate, client_key,
+                                max_message_bytes)
         self.stub = pb_grpc.DeciderStub(self.channel)
         self.timeout = timeout
         self.metadata = [("authorization", f"Bearer {token}")] if token else []
