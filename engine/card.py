@@ -109,6 +109,9 @@ def write_card(folder: Path, test: dict, novel: dict) -> Path:
               "  outside what it was trained on and its answers there are not calibrated.",
               "- Closed world: what is neither stated nor derivable is taken as false / the default.",
               "- Context window 512 tokens including the questions.", ""]
+    notes = folder / "NOTES.md"  # prose kept with the checkpoint: what was tried, what is known
+    if notes.is_file():
+        lines += [notes.read_text().rstrip(), ""]
     path = folder / "MODEL_CARD.md"
     path.write_text("\n".join(lines))
     return path
