@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 from decider.engine.checkpoint import Checkpoint
 from decider.engine.constraints import ConstraintSet
 from decider.engine.decode import Batch, autocast_for
-from decider.engine.model import PrefixKV
+from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.engine.prefix_cache import PrefixCache, prefix_key
 from decider.engine.request import DecisionRequest, DecisionResult, SlotAnswer, Timings, joint
 from decider.engine.tokenizer import DecisionInputError, EncodedRequest, answer_classes
@@ -93,7 +93,7 @@ class Cohort:
     """Requests admitted together: padded prefix K/V and per-slot tensors, rows fixed."""
 
     states: list[RequestState]
-    prefix: PrefixKV
+    prefix: PrefixKV | PackedPrefixKV  # padded (torch path) or packed (Triton path)
     positions: torch.Tensor    # (B, S)
     slot_valid: torch.Tensor   # (B, S)
     choices: torch.Tensor      # (B, S, C, dim) answer vectors
@@ -241,7 +241,14 @@ class EngineCore:
             if not s.prefix_cached:
                 s.prefix_ms = ms
                 self.cache.put(s.key, s.prefix)
-        return Cohort(states, prefix, batch.positions, batch.slot_valid, choices, [True] * len(states))
+        return Cohort(states, self._attention_prefix(states, prefix), batch.positions, batch.slot_valid, choices,
+                      [True] * len(states))
+
+    def _attention_prefix(self, states: list[RequestState], padded: PrefixKV):
+        """The cohort's prefix K/V in the layout the block step's attention reads."""
+        if self.backend == "triton":
+            return PackedPrefixKV.pack([s.prefix for s in states])
+        return padded
 
     # -- 2 and 3. one block pass, then commits and constraint propagation
     def _denoise(self, cohort: Cohort, finished: list[DecisionResult]) -> None:
@@ -358,8 +365,11 @@ class EngineCore:
                 continue
             if len(alive) <= len(c.live) // 2:
                 rows = torch.tensor(alive, device=self.device)
-                c = Cohort([c.states[b] for b in alive], c.prefix.select(rows), c.positions[rows],
-                           c.slot_valid[rows], c.choices[rows], [True] * len(alive))
+                states = [c.states[b] for b in alive]
+                prefix = (PackedPrefixKV.pack([s.prefix for s in states]) if isinstance(c.prefix, PackedPrefixKV)
+                          else c.prefix.select(rows))
+                c = Cohort(states, prefix, c.positions[rows], c.slot_valid[rows], c.choices[rows],
+                           [True] * len(alive))
             kept.append(c)
         self.cohorts = kept
 

@@ -80,6 +80,27 @@ class PrefixKV:
         return sum(t.numel() * t.element_size() for t in (*self.k, *self.v))
 
 
+@dataclass
+class PackedPrefixKV:
+    """Per-layer prefix keys/values of a batch, packed without padding (the layout of the
+    Triton block-attention kernel): request b owns rows cu_seqlens[b]:cu_seqlens[b + 1]."""
+
+    k: list[torch.Tensor]    # n_layers x (N, H, D)
+    v: list[torch.Tensor]    # n_layers x (N, H, D)
+    cu_seqlens: torch.Tensor  # (B + 1,) int32
+    max_len: int
+
+    @staticmethod
+    def pack(prefixes: list[PrefixKV]) -> "PackedPrefixKV":
+        """From per-request (1, H, L_i, D) K/V."""
+        n = len(prefixes[0].k)
+        k = [torch.cat([p.k[i][0].transpose(0, 1) for p in prefixes]).contiguous() for i in range(n)]  # (N, H, D)
+        v = [torch.cat([p.v[i][0].transpose(0, 1) for p in prefixes]).contiguous() for i in range(n)]
+        lengths = torch.tensor([0] + [p.k[0].shape[2] for p in prefixes])
+        cu = lengths.cumsum(0).to(device=k[0].device, dtype=torch.int32)
+        return PackedPrefixKV(k, v, cu, int(lengths.max()))
+
+
 class Layer(nn.Module):
     def __init__(self, cfg: ModelConfig):
         super().__init__()
@@ -107,7 +128,8 @@ class Layer(nn.Module):
         k, v = self.kv(x)
         with torch.autocast(x.device.type, enabled=False):
             a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
-        return self._rest(x, a), (k, v)
+        B, H, S, D = a.shape
+        return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D)), (k, v)
 
     def block(self, x, prefix_k, prefix_v, keys_valid):
         """Block slots x (B, S, dim) attend to the cached prefix (B, H, L, D) and to each other;
@@ -116,11 +138,23 @@ class Layer(nn.Module):
         k, v = self.kv(x)
         with torch.autocast(x.device.type, enabled=False):
             a = block_attention(q.float(), k.float(), v.float(), prefix_k, prefix_v, keys_valid)
-        return self._rest(x, a)
+        B, H, S, D = a.shape
+        return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D))
+
+    def block_packed(self, x, prefix_k, prefix_v, cu_seqlens, max_len, slot_valid):
+        """The same over packed prefix K/V (N, H, D), through the Triton kernel."""
+        from decider.kernels.block_attention.triton import block_attention as kernel
+        B, S, _ = x.shape
+        q = self.query(x).view(B, S, self.n_heads, self.head_dim)  # (B, S, H, D)
+        k = self.key(x).view(B, S, self.n_heads, self.head_dim)
+        v = self.value(x).view(B, S, self.n_heads, self.head_dim)
+        dt = q.dtype
+        a = kernel(q, k.to(dt), v.to(dt), slot_valid, prefix_k.to(dt), prefix_v.to(dt), cu_seqlens, max_len)
+        return self._rest(x, a.reshape(B, S, -1))
 
     def _rest(self, x, a):
-        B, H, S, D = a.shape
-        a = a.transpose(1, 2).reshape(B, S, H * D).to(x.dtype)  # (B, S, dim)
+        """a (B, S, dim): attention output -> residual, norm, MLP."""
+        a = a.to(x.dtype)
         x = self.attn_norm(x + self.attn_out(a))
         return self.ffn_norm(x + self.ffn_out(F.gelu(self.ffn_in(x))))
 
@@ -224,6 +258,10 @@ class BlockDiffusionModel(nn.Module):
         """answers, positions, slot_valid: (B, S); choices: (B, S, C, dim) from answer_vectors
         -> logits (B, S, C), fp32. `answers` holds a class per slot, or `mask_token` if open."""
         x = self._embed_block(answers, positions, choices)
+        if isinstance(prefix, PackedPrefixKV):  # the Triton path (see decider.kernels.dispatch)
+            for layer, k, v in zip(self.layers, prefix.k, prefix.v):
+                x = layer.block_packed(x, k, v, prefix.cu_seqlens, prefix.max_len, slot_valid)
+            return self._head(x, choices)
         keys_valid = torch.cat([prefix.valid, slot_valid], 1)  # (B, L + S)
         for layer, k, v in zip(self.layers, prefix.k, prefix.v):
             x = layer.block(x, k, v, keys_valid)

@@ -23,12 +23,13 @@ def test_torch_on_the_cpu_unless_told(monkeypatch):
             backend_name("cpu")
 
 
-def test_engine_answers_the_same_with_the_triton_commit(tiny, monkeypatch):
+def test_engine_answers_the_same_with_the_triton_kernels(tiny, monkeypatch):
+    """Block attention over packed prefixes and the commit step, both in Triton (interpreted here)."""
     sets = make_sets(CorpusSpec(split="test"), 6)
     requests = [as_request(s.context, s.questions, threshold=t) for s, t in zip(sets, [0.5, 0.9, 0.99] * 2)]
     monkeypatch.setenv("DECIDER_KERNELS", "torch")
     plain = EngineCore(tiny).decide(requests)
-    monkeypatch.setenv("DECIDER_KERNELS", "triton")  # interpreted on a CPU
+    monkeypatch.setenv("DECIDER_KERNELS", "triton")
     core = EngineCore(tiny)
     assert core.backend == "triton"
     kernel = core.decide(requests)
