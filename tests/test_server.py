@@ -171,8 +171,10 @@ def test_health_goes_serving_after_load_and_not_serving_on_drain():
                 if update.status == health_pb2.HealthCheckResponse.SERVING:
                     break
             s.future.result(timeout=60)
-            threading.Thread(target=s.drain).start()
+            drain = threading.Thread(target=s.drain)
+            drain.start()
             seen.append(next(watch).status)
+            drain.join(timeout=60)
     finally:
         s.loop.call_soon_threadsafe(s.loop.stop)
     NOT, OK = health_pb2.HealthCheckResponse.NOT_SERVING, health_pb2.HealthCheckResponse.SERVING
@@ -325,3 +327,24 @@ def test_sigterm_drains_in_flight_requests_and_exits_zero(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_decide_and_info_commands_against_the_server(server):
+    """The interface scripts rely on: `decider decide --server H:P --file request.json --json`."""
+    out = subprocess.run([sys.executable, "-m", "decider.cli", "decide", "--server", server.target, "--file",
+                          "docs/examples/interlock.json", "--json"], capture_output=True, text=True, check=True)
+    response = json.loads(out.stdout)
+    assert response["request_id"] == "line-4-check" and len(response["answers"]) == 5
+    assert {a["status"] for a in response["answers"]} <= {"DECIDED", "FORCED", "UNDECIDED"}
+    by_id = {a["question_id"]: a for a in response["answers"]}
+    assert by_id["line_mode"]["choice"] != "maintenance"  # the interlock: maintenance needs the fan, which is off
+    table = subprocess.run([sys.executable, "-m", "decider.cli", "decide", "--server", server.target, "--context",
+                            "Valve 7 is open.", "--question", "valve|Is valve 7 open?"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "valve" in table and "joint confidence" in table
+    info = json.loads(subprocess.run([sys.executable, "-m", "decider.cli", "info", "--server", server.target],
+                                     capture_output=True, text=True, check=True).stdout)
+    assert info["name"] == "decider-small" and info["max_questions"] == 8
+    bad = subprocess.run([sys.executable, "-m", "decider.cli", "decide", "--server", server.target, "--context", "x",
+                          "--question", "q|Is it?|only"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "INVALID_ARGUMENT" in bad.stderr and "questions[0]" in bad.stderr
