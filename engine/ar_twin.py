@@ -148,3 +148,100 @@ def train_twin(cfg: TrainConfig, tok: DecisionTokenizer, model=None, progress: b
                                                   "seconds": round(time.time() - started)}, indent=2) + "\n")
     model.eval()
     return model
+
+
+# -- decoding with outlines: the three ways the benchmark compares ----------------------
+
+def choices_of(question) -> list[str]:
+    return list(question.choices) if question.kind == "boolean" else list(OPTION_LABELS[:len(question.options)])
+
+
+def answer_schema(questions) -> str:
+    """JSON schema of a whole answer set: every question, in order, one of its labels."""
+    return json.dumps({"type": "object", "additionalProperties": False, "required": [q.id for q in questions],
+                       "properties": {q.id: {"enum": choices_of(q)} for q in questions}})
+
+
+class TwinDecoder:
+    """Greedy constrained decoding of the twin (KV cache on). `forward_passes` counts the
+    model's forward calls, prefills included.
+
+    json:        the whole answer object under its JSON schema (outlines)
+    answers:     the JSON's keys are written for the model; each value is one constrained
+                 choice (outlines regex), question after question
+    independent: each question in a prompt of its own, its one-key object under a schema
+    """
+
+    MODES = ("json", "answers", "independent")
+
+    def __init__(self, model, tok: DecisionTokenizer, backend: str | None = None):
+        import outlines
+        from transformers import PreTrainedTokenizerFast
+
+        self.model, self.tok, self.backend = model.eval(), tok, backend
+        self.hf_tok = PreTrainedTokenizerFast(tokenizer_file=str(tok.path), pad_token="[PAD]", sep_token="[SEP]",
+                                              eos_token="[SEP]",
+                                              cls_token="[CLS]", unk_token="[UNK]", mask_token="[MASK]")
+        self.outlines_model = outlines.from_transformers(model, self.hf_tok)
+        self.forward_passes = 0
+        model.register_forward_hook(self._count)
+
+    def _count(self, *_):
+        self.forward_passes += 1
+
+    def _generate(self, ids: list[int], processor, max_new_tokens: int) -> list[int]:
+        from transformers import LogitsProcessorList
+        device = next(self.model.parameters()).device
+        x = torch.tensor([ids], device=device)
+        out = self.model.generate(input_ids=x, attention_mask=torch.ones_like(x),
+                                  logits_processor=LogitsProcessorList([processor]), max_new_tokens=max_new_tokens,
+                                  do_sample=False, use_cache=True, eos_token_id=self.tok.sep, pad_token_id=self.tok.pad)
+        return out[0, len(ids):].tolist()
+
+    def _text(self, ids: list[int]) -> str:
+        return self.tok.tok.decode([i for i in ids if i != self.tok.sep]).replace(" ", "")
+
+    def _json_processor(self, questions):
+        from outlines.backends import get_json_schema_logits_processor
+        return get_json_schema_logits_processor(self.backend, self.outlines_model, answer_schema(questions))
+
+    def _choice_processor(self, question):
+        import re
+
+        from outlines.backends import get_regex_logits_processor
+        pattern = "(" + "|".join(re.escape(c) for c in choices_of(question)) + ")"
+        return get_regex_logits_processor(self.backend, self.outlines_model, pattern)
+
+    @torch.no_grad()
+    def decide(self, context: str, questions, mode: str = "json") -> list[str | None]:
+        """One label per question (None where the output does not parse)."""
+        if mode == "json":
+            prompt = self.tok.encode(context, questions).prefix_ids
+            text = self._text(self._generate(prompt, self._json_processor(questions), 16 * len(questions) + 8))
+            return _parse(text, questions)
+        if mode == "independent":
+            out = []
+            for q in questions:
+                prompt = self.tok.encode(context, [q]).prefix_ids
+                out += _parse(self._text(self._generate(prompt, self._json_processor([q]), 24)), [q])
+            return out
+        if mode == "answers":
+            ids = list(self.tok.encode(context, questions).prefix_ids)
+            labels = []
+            for k, q in enumerate(questions):
+                scaffold = ("{" if k == 0 else ", ") + json.dumps(q.id) + ': "'
+                ids += self.tok.tok.encode(scaffold, add_special_tokens=False).ids
+                new = self._generate(ids, self._choice_processor(q), 8)
+                label = self._text(new)
+                labels.append(label if label in choices_of(q) else None)
+                ids += self.tok.tok.encode(label + '"', add_special_tokens=False).ids
+            return labels
+        raise ValueError(f"mode must be one of {self.MODES}, got {mode!r}")
+
+
+def _parse(text: str, questions) -> list[str | None]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return [None] * len(questions)
+    return [data.get(q.id) if isinstance(data, dict) else None for q in questions]

@@ -65,3 +65,17 @@ def test_a_tiny_twin_learns_the_answers(tiny, tmp_path):
     train_twin(cfg, tok, model=build_twin(config=tiny_config(tok.vocab_size)), progress=False, log=lambda m: None)
     assert {p.name for p in (tmp_path / "twin").iterdir()} == {"model.safetensors", "config.json", "trained.json"}
     assert json.loads((tmp_path / "twin" / "trained.json").read_text())["examples"] == 32
+
+
+def test_constrained_decoding_always_gives_valid_answers(tiny):
+    """Even an untrained twin writes only valid answers under outlines' constraints."""
+    from decider.engine.ar_twin import TwinDecoder, choices_of
+    tok = tiny.tokenizer
+    torch.manual_seed(0)
+    decoder = TwinDecoder(build_twin(config=tiny_config(tok.vocab_size)), tok)
+    for s in make_sets(CorpusSpec(split="test"), 3):
+        for mode in TwinDecoder.MODES:
+            before = decoder.forward_passes
+            labels = decoder.decide(s.context, s.questions, mode)
+            assert [l in choices_of(q) for q, l in zip(s.questions, labels)] == [True] * len(s.questions), (mode, labels)
+            assert decoder.forward_passes > before
