@@ -174,15 +174,17 @@ class TwinDecoder:
 
     MODES = ("json", "answers", "independent")
 
-    def __init__(self, model, tok: DecisionTokenizer, backend: str | None = None):
+    def __init__(self, model, tok: DecisionTokenizer):
         import outlines
+        from outlines.backends.outlines_core import OutlinesCoreBackend
         from transformers import PreTrainedTokenizerFast
 
-        self.model, self.tok, self.backend = model.eval(), tok, backend
+        self.model, self.tok = model.eval(), tok
         self.hf_tok = PreTrainedTokenizerFast(tokenizer_file=str(tok.path), pad_token="[PAD]", sep_token="[SEP]",
                                               eos_token="[SEP]",
                                               cls_token="[CLS]", unk_token="[UNK]", mask_token="[MASK]")
         self.outlines_model = outlines.from_transformers(model, self.hf_tok)
+        self.backend = OutlinesCoreBackend(self.outlines_model)  # builds the token index once
         self.forward_passes = 0
         model.register_forward_hook(self._count)
 
@@ -202,15 +204,11 @@ class TwinDecoder:
         return self.tok.tok.decode([i for i in ids if i != self.tok.sep]).replace(" ", "")
 
     def _json_processor(self, questions):
-        from outlines.backends import get_json_schema_logits_processor
-        return get_json_schema_logits_processor(self.backend, self.outlines_model, answer_schema(questions))
+        return self.backend.get_json_schema_logits_processor(answer_schema(questions))
 
     def _choice_processor(self, question):
         import re
-
-        from outlines.backends import get_regex_logits_processor
-        pattern = "(" + "|".join(re.escape(c) for c in choices_of(question)) + ")"
-        return get_regex_logits_processor(self.backend, self.outlines_model, pattern)
+        return self.backend.get_regex_logits_processor("(" + "|".join(re.escape(c) for c in choices_of(question)) + ")")
 
     @torch.no_grad()
     def decide(self, context: str, questions, mode: str = "json") -> list[str | None]:

@@ -51,8 +51,7 @@ def test_a_tiny_twin_learns_the_answers(tiny, tmp_path):
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     losses = []
     for step in range(60):
-        ids, mask, labels = fixed[step % 4]
-        loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+        loss = answer_loss(model, *fixed[step % 4])
         opt.zero_grad()
         loss.backward()
         opt.step()
