@@ -58,11 +58,21 @@ def collate(examples: list[tuple[list[int], int]], pad_id: int):
     return ids, mask, labels
 
 
-def twin_config(encoder_dir: Path):
+def twin_config(encoder_dir: Path | None = None):
+    """The encoder's own config (or, without it, decider's ModelConfig: the same
+    architecture), made causal and without dropout (decider-small trains without it)."""
     from transformers import BertConfig
-    cfg = BertConfig.from_pretrained(str(encoder_dir))
+
+    if encoder_dir is not None:
+        cfg = BertConfig.from_pretrained(str(encoder_dir))
+    else:
+        from decider.engine.model import ModelConfig
+        m = ModelConfig()
+        cfg = BertConfig(vocab_size=m.vocab_size, hidden_size=m.dim, num_hidden_layers=m.n_layers,
+                         num_attention_heads=m.n_heads, intermediate_size=m.ffn_dim,
+                         max_position_embeddings=m.max_position, type_vocab_size=m.type_vocab, layer_norm_eps=m.norm_eps)
     cfg.is_decoder, cfg.add_cross_attention, cfg.tie_word_embeddings = True, False, True
-    cfg.hidden_dropout_prob = cfg.attention_probs_dropout_prob = 0.0  # decider-small trains without dropout
+    cfg.hidden_dropout_prob = cfg.attention_probs_dropout_prob = 0.0
     return cfg
 
 

@@ -32,9 +32,8 @@ def test_prompt_is_deciders_prefix_and_answers_are_json(tiny):
 
 def test_the_twin_has_deciders_size_within_ten_percent():
     from decider.engine.ar_twin import twin_config
-    from decider.engine.checkpoint import pretrained_encoder_dir
     with torch.device("meta"):
-        twin = build_twin(config=twin_config(pretrained_encoder_dir()))
+        twin = build_twin(config=twin_config())
         ours = BlockDiffusionModel(ModelConfig())
     n_twin = sum(p.numel() for p in twin.parameters())
     n_ours = sum(p.numel() for p in ours.parameters())
