@@ -32,7 +32,7 @@ from decider.engine.evaluate import as_request
 
 
 def eight_question_sets(n: int, min_tokens: int = 0, tok=None):
-    out, seed = [], 0
+    out = []
     for s in make_sets(CorpusSpec(split="test", max_links=5), 4000):
         if len(s.questions) == 8 and (not min_tokens or len(tok.encode(s.context, s.questions).prefix_ids) >= min_tokens):
             out.append(s)

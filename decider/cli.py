@@ -100,7 +100,6 @@ def cmd_eval(args) -> int:
 def cmd_demo(args) -> int:
     from decider.engine.checkpoint import load_checkpoint
     from decider.engine.core import EngineCore
-    from decider.engine.request import DecisionRequest
 
     from decider.convert import request_from_json
 
@@ -228,7 +227,6 @@ def cmd_decide(args) -> int:
         return 0
     texts = {q.id: q.text for q in request.questions}
     for a in response.answers:
-        status = pb.Answer.Status.Name(a.status)
         shown = a.choice if a.status != pb.Answer.UNDECIDED else "UNDECIDED"
         flag = "  (forced)" if a.status == pb.Answer.FORCED else ""
         print(f"  {a.question_id:18s} {shown:12s} confidence {a.confidence:.3f}  step {a.commit_step}   "

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import structlog
 
 from decider.engine.core import EngineCore
-from decider.engine.request import DecisionRequest, DecisionResult
+from decider.engine.request import DecisionRequest
 
 log = structlog.get_logger("decider.runner")
 
@@ -57,7 +57,6 @@ class EngineRunner:
         self.draining = False
         self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._loop, name="decider-engine", daemon=True)
-        self.error: BaseException | None = None
 
     def start(self) -> None:
         self.thread.start()
@@ -123,7 +122,6 @@ class EngineRunner:
                     self.wake.wait(timeout=0.5)
                     self.wake.clear()
         except BaseException as e:  # a bug in the engine: fail every waiter loudly, never hang them
-            self.error = e
             log.exception("engine thread died")
             with self.lock:
                 waiting = list(self.pending.values())

@@ -53,7 +53,6 @@ class DeciderServer:
         self.server: grpc.aio.Server | None = None
         self.port = 0
         self.metrics_server = None
-        self.ready = asyncio.Event()
 
     def _options(self):
         s = self.settings
@@ -98,7 +97,6 @@ class DeciderServer:
                  auth=bool(tokens), metrics_port=s.metrics_port)
         await asyncio.get_running_loop().run_in_executor(None, self._load)
         await self._set_health(health_pb2.HealthCheckResponse.SERVING)
-        self.ready.set()
         log.info("serving", model=self.service.info.name, device=self.service.info.device)
         return self.port
 

@@ -26,7 +26,7 @@ def backend_name(device: torch.device | str = "cpu") -> str:
     if wanted == "torch" or not on_cuda:
         return "torch"
     try:
-        import triton  # noqa: F401
+        import triton  # noqa: F401 (only whether it imports)
     except ImportError:
         return "torch"
     return "triton"

@@ -1,5 +1,4 @@
 import json
-import shutil
 
 import pytest
 import torch

@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -20,7 +19,6 @@ from pydantic import BaseModel, Field
 from server_util import ServerThread, free_port, make_certs
 
 from decider.cli import EXAMPLE
-from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineCore
 from decider.engine.corpus import CorpusSpec, make_sets
 from decider.engine.evaluate import as_request
