@@ -112,8 +112,12 @@ def main() -> None:
                     time.sleep(0.2)
             else:
                 raise RuntimeError("server did not come up")
-        wire, engine = [], []
+        wire, engine, info_rtt = [], [], []
         with DeciderClient(target, timeout=60) as c:
+            for _ in range(50):  # a bare round trip: no model, a tiny message each way
+                t = time.perf_counter()
+                c.model_info()
+                info_rtt.append(time.perf_counter() - t)
             for i, s in enumerate(sets[:2] + pairs):
                 t = time.perf_counter()
                 r = c.decide_request(to_pb(s, f"o{i}"))
@@ -133,6 +137,7 @@ def main() -> None:
         "p50_in_process_ms": round(statistics.median(local) * 1e3, 2),
         "grpc_overhead_ms": round((statistics.median(wire) - statistics.median(local)) * 1e3, 2),
         # per request: wall time at the client minus the engine time the server reports for it
+        "model_info_rtt_ms_p50": round(statistics.median(info_rtt) * 1e3, 2),
         "grpc_overhead_ms_per_request": round(statistics.median(w - e for w, e in zip(wire, engine)) * 1e3, 2),
     }
     print(json.dumps(report, indent=2))
