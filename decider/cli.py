@@ -1,4 +1,4 @@
-"""The `decider` command line: serve, decide, info; train, eval, demo, corpus, export, card."""
+"""The `decider` command line: serve, decide, info, batch; train, eval, demo, corpus, export, card."""
 
 from __future__ import annotations
 
@@ -238,6 +238,32 @@ def cmd_decide(args) -> int:
     return 0
 
 
+def cmd_batch(args) -> int:
+    from decider.batch import BatchConfig, BatchError, run
+
+    cfg = BatchConfig(
+        input=Path(args.input), output=Path(args.output), errors=Path(args.errors) if args.errors else None,
+        remote=args.remote, ray=args.ray, ray_address=args.ray_address, actors=args.actors,
+        cpus_per_actor=args.cpus_per_actor, gpus_per_actor=args.gpus_per_actor, ray_batch_size=args.ray_batch_size,
+        checkpoint=args.checkpoint, device=args.device, max_running=args.max_running,
+        concurrency=args.concurrency, timeout=args.timeout, chunk=args.chunk, progress=not args.quiet,
+        client_options=dict(tls=args.tls, root_certificates=args.ca, client_certificate=args.cert,
+                            client_key=args.key, token=args.token))
+    if args.threads:
+        import torch
+        torch.set_num_threads(args.threads)
+    try:
+        summary = run(cfg, log=lambda m: print(m, file=sys.stderr))
+    except BatchError as e:
+        print(f"decider: error: {e}", file=sys.stderr)
+        return 2
+    print(summary.line(), file=sys.stderr)
+    if summary.errors_total:
+        where = args.errors or args.output
+        print(f"{summary.errors_total} lines could not be decided: see the error records in {where}", file=sys.stderr)
+    return 0 if summary.ok else 1
+
+
 def cmd_info(args) -> int:
     from decider.convert import to_json
     with _client(args) as client:
@@ -248,6 +274,10 @@ def cmd_info(args) -> int:
 def _client_flags(parser) -> None:
     parser.add_argument("--server", default="127.0.0.1:50051", help="host:port or any gRPC target")
     parser.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds")
+    _security_flags(parser)
+
+
+def _security_flags(parser) -> None:
     parser.add_argument("--tls", action="store_true", help="TLS with the system's roots (or --ca)")
     parser.add_argument("--ca", help="CA certificate (PEM) to trust")
     parser.add_argument("--cert", help="client certificate (PEM), for mutual TLS")
@@ -341,6 +371,32 @@ def build_parser() -> argparse.ArgumentParser:
     dd.add_argument("--policy", choices=["parallel", "sequential"])
     dd.add_argument("--json", action="store_true")
     dd.set_defaults(func=cmd_decide)
+
+    b = sub.add_parser("batch", help="decide a JSONL/Parquet file of requests: one record per line, resumable",
+                       description="Runs the in-process engine by default, a running server with --remote, "
+                                   "or a Ray cluster with --ray. Restarting with the same OUTPUT skips what it "
+                                   "holds. Exit code 0: every line answered; 1: some lines refused or to retry; "
+                                   "2: the job could not start.")
+    b.add_argument("input", help="requests, one per line, in the proto's JSON mapping (.jsonl; or .parquet)")
+    b.add_argument("output", help="records, one per input line (.jsonl; or .parquet, via OUTPUT.journal.jsonl)")
+    b.add_argument("--errors", help="write error records here instead of OUTPUT")
+    b.add_argument("--remote", metavar="HOST:PORT", help="ask a running server instead of an in-process engine")
+    b.add_argument("--concurrency", type=int, default=16, help="calls in flight with --remote")
+    b.add_argument("--timeout", type=float, default=60.0, help="deadline per call in seconds with --remote")
+    _security_flags(b)
+    b.add_argument("--ray", action="store_true", help="run on Ray Data (pip install 'decider[ray]')")
+    b.add_argument("--ray-address", help="Ray cluster address (default: start a local Ray)")
+    b.add_argument("--actors", type=int, default=1, help="engines in the Ray actor pool")
+    b.add_argument("--cpus-per-actor", type=float, default=1.0)
+    b.add_argument("--gpus-per-actor", type=float, default=0.0)
+    b.add_argument("--ray-batch-size", type=int, default=64, help="requests per map_batches call")
+    b.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
+    b.add_argument("--device", default="auto", help="'auto' (CUDA when present), 'cpu' or 'cuda'")
+    b.add_argument("--max-running", type=int, default=32, help="requests the engine decodes together")
+    b.add_argument("--threads", type=int, help="torch threads (local engine)")
+    b.add_argument("--chunk", type=int, default=64, help="records per durable write")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(func=cmd_batch)
 
     i = sub.add_parser("info", help="model name, version, limits and backend of a running server")
     _client_flags(i)
