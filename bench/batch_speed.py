@@ -1,0 +1,122 @@
+"""`decider batch` against a loop of single Decide calls over loopback, on generated sets.
+
+    python bench/batch_speed.py [--sets 10000] [--loop 500] [--json docs/eval/batch_speed.json] [--markdown]
+
+1. batch: `decider batch` (in-process engine, its defaults) on --sets generated test-split
+   sets written as JSONL; decisions/s over the whole job, model loading included.
+2. loop: `decider serve` (shipped model, its defaults) in a child process, one client calling
+   Decide once per set, one call after another, over the first --loop sets; decisions/s.
+3. remote: `decider batch --remote` against that server on the same --loop sets (client-side
+   concurrency, the server batching what is in flight).
+The batch runs before the server starts: two processes running torch on a small machine
+slow each other down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+from decider_client import DeciderClient, DeciderError
+
+from decider.batch import BatchConfig, run
+from decider.convert import pb_from_json
+from decider.engine.corpus import CorpusSpec, make_sets
+
+
+def write_requests(path: Path, count: int) -> list[dict]:
+    requests = []
+    for s in make_sets(CorpusSpec(split="test"), count + count // 20 + 10):
+        if s.context.strip() and len(requests) < count:  # the service refuses an empty context
+            requests.append({"context": s.context, "questions": [
+                {"id": q.id, "text": q.text, "type": q.kind.upper(), **({"options": list(q.options)} if q.options else {})}
+                for q in s.questions]})
+    path.write_text("".join(json.dumps(r) + "\n" for r in requests))
+    return requests
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--sets", type=int, default=10_000)
+    p.add_argument("--loop", type=int, default=500, help="sets for the single-call loop and the --remote run")
+    p.add_argument("--max-running", type=int, default=BatchConfig.max_running)
+    p.add_argument("--json")
+    p.add_argument("--markdown", action="store_true")
+    args = p.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="decider-batch-bench-"))
+    src = folder / "requests.jsonl"
+    requests = write_requests(src, args.sets)
+    questions = sum(len(r["questions"]) for r in requests)
+
+    batch = run(BatchConfig(src, folder / "batch.jsonl", max_running=args.max_running), log=print)
+    print(batch.line())
+
+    loop_src = folder / "loop.jsonl"
+    loop_src.write_text("".join(json.dumps(r) + "\n" for r in requests[:args.loop]))
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "decider.cli", "serve", "--port", str(port),
+                               "--metrics-port", "0", "--log-level", "warning"])
+    target = f"127.0.0.1:{port}"
+    try:
+        with DeciderClient(target, timeout=120) as client:
+            for _ in range(300):
+                try:
+                    info = client.model_info()
+                    break
+                except DeciderError:
+                    time.sleep(0.2)
+            else:
+                raise RuntimeError("server did not come up")
+            messages = [pb_from_json(r) for r in requests[:args.loop]]
+            t = time.perf_counter()
+            for m in messages:
+                client.decide_request(m)
+            loop_s = time.perf_counter() - t
+        remote = run(BatchConfig(loop_src, folder / "remote.jsonl", remote=target, concurrency=16), log=print)
+        print(remote.line())
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+    batch_rate = batch.answered / batch.seconds
+    loop_rate = args.loop / loop_s
+    report = {
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(), "threads": torch.get_num_threads(),
+        "torch": torch.__version__, "date": time.strftime("%Y-%m-%d"), "model": info.name,
+        "sets": len(requests), "questions": questions, "max_running": args.max_running,
+        "batch": {"answered": batch.answered, "refused": batch.errors, "seconds": round(batch.seconds, 1),
+                  "decisions_per_s": round(batch_rate, 2)},
+        "loop": {"sets": args.loop, "seconds": round(loop_s, 1), "decisions_per_s": round(loop_rate, 2)},
+        "remote": {"sets": args.loop, "seconds": round(remote.seconds, 1),
+                   "decisions_per_s": round(remote.answered / remote.seconds, 2)},
+        "speedup_batch_vs_loop": round(batch_rate / loop_rate, 2),
+    }
+    print(json.dumps(report, indent=2))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    if args.markdown:
+        print("\n| way | sets | decisions/s |\n|---|---|---|")
+        print(f"| `decider batch` (in-process engine, max_running {args.max_running}) | {len(requests)} | "
+              f"{report['batch']['decisions_per_s']} |")
+        print(f"| loop of single `Decide` calls over loopback | {args.loop} | {report['loop']['decisions_per_s']} |")
+        print(f"| `decider batch --remote` (16 calls in flight) | {args.loop} | {report['remote']['decisions_per_s']} |")
+        print(f"\nbatch vs loop: **{report['speedup_batch_vs_loop']}x** (target >= 3x)")
+
+
+if __name__ == "__main__":
+    main()
