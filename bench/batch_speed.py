@@ -4,7 +4,8 @@
 
 1. batch: `decider batch` (in-process engine, its defaults) on --sets generated test-split
    sets written as JSONL; decisions/s over the whole job, model loading included.
-2. loop: `decider serve` (shipped model, its defaults) in a child process, one client calling
+2. loop: `decider serve` (shipped model; prefix cache off, as the sets repeat between this
+   and the next run) in a child process, one client calling
    Decide once per set, one call after another, over the first --loop sets; decisions/s.
 3. remote: `decider batch --remote` against that server on the same --loop sets (client-side
    concurrency, the server batching what is in flight).
@@ -70,7 +71,7 @@ def main() -> None:
     loop_src.write_text("".join(json.dumps(r) + "\n" for r in requests[:args.loop]))
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "decider.cli", "serve", "--port", str(port),
-                               "--metrics-port", "0", "--log-level", "warning"])
+                               "--metrics-port", "0", "--prefix-cache-mb", "0", "--log-level", "warning"])
     target = f"127.0.0.1:{port}"
     try:
         with DeciderClient(target, timeout=120) as client:
