@@ -18,14 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import torch
-from decider_client import DeciderClient, DeciderError
+from decider_client import DeciderClient
+from local_server import serving
 
 from decider.batch import BatchConfig, run
 from decider.convert import pb_from_json
@@ -41,13 +40,6 @@ def write_requests(path: Path, count: int) -> list[dict]:
                 for q in s.questions]})
     path.write_text("".join(json.dumps(r) + "\n" for r in requests))
     return requests
-
-
-def free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def main() -> None:
@@ -69,20 +61,8 @@ def main() -> None:
 
     loop_src = folder / "loop.jsonl"
     loop_src.write_text("".join(json.dumps(r) + "\n" for r in requests[:args.loop]))
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "decider.cli", "serve", "--port", str(port),
-                               "--metrics-port", "0", "--prefix-cache-mb", "0", "--log-level", "warning"])
-    target = f"127.0.0.1:{port}"
-    try:
+    with serving() as (target, info):
         with DeciderClient(target, timeout=120) as client:
-            for _ in range(300):
-                try:
-                    info = client.model_info()
-                    break
-                except DeciderError:
-                    time.sleep(0.2)
-            else:
-                raise RuntimeError("server did not come up")
             messages = [pb_from_json(r) for r in requests[:args.loop]]
             t = time.perf_counter()
             for m in messages:
@@ -90,9 +70,6 @@ def main() -> None:
             loop_s = time.perf_counter() - t
         remote = run(BatchConfig(loop_src, folder / "remote.jsonl", remote=target, concurrency=16), log=print)
         print(remote.line())
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
 
     batch_rate = batch.answered / batch.seconds
     loop_rate = args.loop / loop_s

@@ -16,27 +16,19 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import torch
 from decider_client import DeciderClient, DeciderError, build_request, pb
+from local_server import serving
 
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
 from decider.engine.corpus import CorpusSpec, make_sets
 from decider.engine.evaluate import as_request
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def to_pb(s, rid: str) -> pb.DecideRequest:
@@ -98,20 +90,7 @@ def main() -> None:
         local.append(time.perf_counter() - t)
     del core
 
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "decider.cli", "serve", "--port", str(port),
-                               "--metrics-port", "0", "--prefix-cache-mb", "0", "--log-level", "warning"])
-    target = f"127.0.0.1:{port}"
-    try:
-        with DeciderClient(target, timeout=5) as c:
-            for _ in range(300):
-                try:
-                    info = c.model_info()
-                    break
-                except DeciderError:
-                    time.sleep(0.2)
-            else:
-                raise RuntimeError("server did not come up")
+    with serving() as (target, info):
         wire, handler, engine, info_rtt = [], [], [], []
         with DeciderClient(target, timeout=60) as c:
             for _ in range(50):  # a bare round trip: no model, a tiny message each way
@@ -126,9 +105,6 @@ def main() -> None:
                     handler.append(float(dict(call.trailing_metadata())["x-handler-ms"]) / 1e3)
                     engine.append((r.timings.queue_ms + r.timings.prefix_ms + r.timings.denoise_ms) / 1e3)
         levels = [load(target, sets, n, max(1, args.requests // n)) for n in (1, 8, 64)]
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
 
     report = {
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(), "threads": torch.get_num_threads(),

@@ -41,7 +41,6 @@ from pathlib import Path
 
 import grpc
 from decider_client import pb
-from google.protobuf import json_format
 
 from decider.convert import pb_from_json, request_from_pb, response_to_pb, to_json
 from decider.engine.request import DecisionRequest, DecisionResult
@@ -263,7 +262,7 @@ class Sink:
         self.summary.errors_total += 1
         self._add(self.errors, record)
 
-    def transient(self, job: Job) -> None:
+    def transient(self) -> None:
         self.summary.retry += 1
         if self.bar is not None:
             self.bar.update(1)
@@ -348,7 +347,7 @@ async def run_remote(jobs: list[Job], sink: Sink, target: str, concurrency: int,
                     await asyncio.sleep(pause)
                     continue
                 if e.code in TRANSIENT:
-                    sink.transient(job)
+                    sink.transient()
                 else:
                     where = e.violations[0][0] if e.violations else None
                     sink.refused(error_record(job.line, job.request_id, e.code.name, e.message, where))
@@ -510,7 +509,3 @@ def _pyarrow(what: str):
         raise BatchError(f"{what} needs pyarrow: pip install pyarrow (or pip install 'decider[ray]')") from None
     return pyarrow
 
-
-def response_from_record(record: dict) -> pb.DecideResponse:
-    """A result record back as the proto message (for callers that want types)."""
-    return json_format.ParseDict({k: v for k, v in record.items() if k != "line"}, pb.DecideResponse())

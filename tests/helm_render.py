@@ -26,7 +26,7 @@ import yaml
 
 
 class TemplateError(Exception):
-    pass
+    """A template outside the subset this renderer implements, or a value it cannot render."""
 
 
 # ---- lexing: text and actions ----
