@@ -5,8 +5,8 @@ the gRPC overhead (p50 over the wire minus p50 in-process, at one client).
 
 Starts `decider serve` (shipped model, prefix cache off so that every request pays its
 prefix pass, as it does in-process) in a child process and drives it with the real client.
-The in-process figure runs the same requests through an EngineCore in this process before
-the server starts (two processes running torch on 2 cores slow each other down); the
+The in-process figure runs the same requests through an EngineCore in this process,
+alternating with the calls over the wire so that both see the same machine load; the
 per-request figure subtracts, from each call's wall time, the engine time the server reports
 in the response (queue + prefix + denoise).
 """
@@ -71,7 +71,8 @@ def load(target: str, sets, clients: int, per_client: int) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--requests", type=int, default=64, help="requests per concurrency level")
-    p.add_argument("--overhead-pairs", type=int, default=30)
+    p.add_argument("--overhead-pairs", type=int, default=60)
+    p.add_argument("--levels", default="1,8,64", help="concurrency levels to load-test (empty for none)")
     p.add_argument("--json")
     p.add_argument("--markdown", action="store_true")
     args = p.parse_args()
@@ -79,32 +80,39 @@ def main() -> None:
     sets = [s for s in make_sets(CorpusSpec(split="test", max_links=5), 600) if len(s.questions) == 8][:64]
     pairs = sets[:args.overhead_pairs]
 
-    # in-process first, with no server running: on a small machine two processes that both
-    # run torch slow each other down, which is not what this figure is about
+    # in-process and over the wire in alternation, so that the shared machine's load drifts
+    # over both alike; the pause lets one side's torch threads go idle before the other runs
     core = EngineCore(load_checkpoint(), EngineConfig(prefix_cache_bytes=0))
     core.decide([as_request(s.context, s.questions) for s in pairs[:2]])
-    local = []
-    for s in pairs:
-        t = time.perf_counter()
-        core.decide([as_request(s.context, s.questions)])
-        local.append(time.perf_counter() - t)
-    del core
-
     with serving() as (target, info):
-        wire, handler, engine, info_rtt = [], [], [], []
+        local, wire, handler, engine, info_rtt = [], [], [], [], []
         with DeciderClient(target, timeout=60) as c:
             for _ in range(50):  # a bare round trip: no model, a tiny message each way
                 t = time.perf_counter()
                 c.model_info()
                 info_rtt.append(time.perf_counter() - t)
+            idle_rtt = []  # the same after the pause a decision call follows: both sides idle
+            for _ in range(30):
+                time.sleep(0.05)
+                t = time.perf_counter()
+                c.model_info()
+                idle_rtt.append(time.perf_counter() - t)
             for i, s in enumerate(sets[:2] + pairs):
                 t = time.perf_counter()
+                core.decide([as_request(s.context, s.questions)])
+                t_local = time.perf_counter() - t
+                time.sleep(0.05)
+                t = time.perf_counter()
                 r, call = c.stub.Decide.with_call(to_pb(s, f"o{i}"), timeout=60)
-                if i >= 2:  # the first two warm the server
-                    wire.append(time.perf_counter() - t)
+                t_wire = time.perf_counter() - t
+                time.sleep(0.05)
+                if i >= 2:  # the first two warm both sides
+                    local.append(t_local)
+                    wire.append(t_wire)
                     handler.append(float(dict(call.trailing_metadata())["x-handler-ms"]) / 1e3)
                     engine.append((r.timings.queue_ms + r.timings.prefix_ms + r.timings.denoise_ms) / 1e3)
-        levels = [load(target, sets, n, max(1, args.requests // n)) for n in (1, 8, 64)]
+        del core
+        levels = [load(target, sets, n, max(1, args.requests // n)) for n in map(int, filter(None, args.levels.split(",")))]
 
     report = {
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(), "threads": torch.get_num_threads(),
@@ -113,8 +121,12 @@ def main() -> None:
         "p50_wire_ms": round(statistics.median(wire) * 1e3, 2),
         "p50_in_process_ms": round(statistics.median(local) * 1e3, 2),
         "grpc_overhead_ms": round((statistics.median(wire) - statistics.median(local)) * 1e3, 2),
+        # the same set over the wire and in-process: the median of the differences is steadier
+        "grpc_overhead_ms_paired": round(statistics.median(w - l for w, l in zip(wire, local)) * 1e3, 2),
+        "p50_engine_in_server_ms": round(statistics.median(engine) * 1e3, 2),
         # per request: wall time at the client minus the engine time the server reports for it
         "model_info_rtt_ms_p50": round(statistics.median(info_rtt) * 1e3, 2),
+        "model_info_rtt_after_idle_ms_p50": round(statistics.median(idle_rtt) * 1e3, 2),
         "grpc_overhead_ms_per_request": round(statistics.median(w - e for w, e in zip(wire, engine)) * 1e3, 2),
         # the same, split at the server's handler (x-handler-ms): transport and serialisation
         # on both sides, then validation, the hand-offs to and from the engine thread, conversion
@@ -129,11 +141,13 @@ def main() -> None:
         for lv in levels:
             print(f"| {lv['clients']} | {lv['requests_per_s']} | {lv['p50_ms']} | {lv['p99_ms']} |")
         print(f"\ngRPC overhead at one client: p50 over the wire {report['p50_wire_ms']} ms - p50 in-process "
-              f"{report['p50_in_process_ms']} ms = **{report['grpc_overhead_ms']} ms**; per request, client wall "
-              f"time minus the server's own engine time: {report['grpc_overhead_ms_per_request']} ms "
-              f"(target <= 1 ms): transport {report['transport_ms_per_request']} ms + in the server outside "
-              f"the engine {report['in_server_ms_per_request']} ms; a bare GetModelInfo round trip "
-              f"{report['model_info_rtt_ms_p50']} ms")
+              f"{report['p50_in_process_ms']} ms = **{report['grpc_overhead_ms']} ms** (median of the paired "
+              f"differences {report['grpc_overhead_ms_paired']} ms; target <= 1 ms); per request, client wall "
+              f"time minus the server's own engine time: {report['grpc_overhead_ms_per_request']} ms = "
+              f"transport {report['transport_ms_per_request']} ms + in the server outside the engine "
+              f"{report['in_server_ms_per_request']} ms; a bare GetModelInfo round trip "
+              f"{report['model_info_rtt_ms_p50']} ms back to back, {report['model_info_rtt_after_idle_ms_p50']} ms "
+              f"after a 50 ms pause")
 
 
 if __name__ == "__main__":

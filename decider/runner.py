@@ -1,10 +1,17 @@
 """The engine core on a thread of its own, fed by asyncio handlers.
 
 Handlers call `submit()` and await the returned future; they never block the event loop.
-The engine thread loops: take new requests and aborts from its inbox, drop requests whose
-deadline has passed, run one `EngineCore.step()` for everything admitted, and resolve the
-futures of the requests that finished. Admission is bounded (`max_queue` requests in the
-engine at once); a caller over the bound gets `QueueFull` at once, before any compute.
+The engine thread builds the core (load, warm-up), then loops: take new requests and aborts
+from its inbox, drop requests whose deadline has passed, run one `EngineCore.step()` for
+everything admitted, and resolve the futures of the requests that finished. Admission is
+bounded (`max_queue` requests in the engine at once); a caller over the bound gets
+`QueueFull` at once, before any compute.
+
+All torch work of the process happens on that one thread. torch's CPU thread pool is
+OpenMP's, one pool per thread that runs a parallel op; a second pool kept alive by another
+thread (say, the one that loaded the model) makes libgomp stop spin-waiting, because the
+process then holds more OpenMP threads than cores, and every step pays for waking its
+workers: about 15% of the step time on a 2-core box (bench/openmp_pools.py).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import asyncio
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import structlog
@@ -48,18 +56,26 @@ class _Pending:
 
 
 class EngineRunner:
-    def __init__(self, core: EngineCore, max_queue: int, on_step=None):
-        self.core, self.max_queue, self.on_step = core, max_queue, on_step
+    def __init__(self, build: Callable[[], EngineCore], max_queue: int, on_step=None):
+        self.build, self.max_queue, self.on_step = build, max_queue, on_step
+        self.core: EngineCore | None = None
+        self.built = threading.Event()
+        self.build_error: BaseException | None = None
         self.inbox: deque = deque()
         self.pending: dict[str, _Pending] = {}
         self.wake = threading.Event()
         self.stopping = False
         self.draining = False
         self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self._loop, name="decider-engine", daemon=True)
+        self.thread = threading.Thread(target=self._main, name="decider-engine", daemon=True)
 
-    def start(self) -> None:
+    def start(self) -> EngineCore:
+        """Start the engine thread; block until it has built the core, and return it."""
         self.thread.start()
+        self.built.wait()
+        if self.build_error is not None:
+            raise self.build_error
+        return self.core
 
     def stop(self) -> None:
         self.stopping = True
@@ -92,6 +108,16 @@ class EngineRunner:
         self.wake.set()
 
     # -- engine thread
+    def _main(self) -> None:
+        try:
+            self.core = self.build()
+        except BaseException as e:  # handed to start(): a model that cannot load stops start-up
+            self.build_error = e
+            return
+        finally:
+            self.built.set()
+        self._loop()
+
     def _resolve(self, p: _Pending, result=None, error: BaseException | None = None) -> None:
         with self.lock:
             self.pending.pop(p.rid, None)

@@ -107,13 +107,17 @@ class DeciderServer:
         from decider.kernels.dispatch import backend_name
 
         s = self.settings
-        ckpt = load_checkpoint(s.checkpoint, device=resolve_device(s.device))
-        core = EngineCore(ckpt, EngineConfig(max_running=s.max_running,
-                                             prefix_cache_bytes=s.prefix_cache_mb * 2**20))
-        if s.warmup:
-            core.decide([WARMUP])
-        self.runner = EngineRunner(core, s.max_queue, on_step=self.metrics.observe_step)
-        self.runner.start()
+
+        def build() -> EngineCore:  # runs on the engine thread, like every step after it
+            ckpt = load_checkpoint(s.checkpoint, device=resolve_device(s.device))
+            core = EngineCore(ckpt, EngineConfig(max_running=s.max_running,
+                                                 prefix_cache_bytes=s.prefix_cache_mb * 2**20))
+            if s.warmup:
+                core.decide([WARMUP])
+            return core
+
+        self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step)
+        core = self.runner.start()
         self.service.attach(self.runner, model_info(core, backend_name(core.device)))
 
     async def _set_health(self, status) -> None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from server_util import ServerThread, free_port, make_certs
 
 from decider.cli import EXAMPLE
+from decider.engine.checkpoint import CheckpointError
 from decider.engine.core import EngineCore
 from decider.engine.corpus import CorpusSpec, make_sets
 from decider.engine.evaluate import as_request
@@ -198,6 +199,18 @@ def test_deadline_exceeded(client):
     with pytest.raises(DeciderError) as e:
         client.decide_request(example_pb(), timeout=0.0005)
     assert e.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def test_a_model_that_cannot_load_stops_start_up(tmp_path):
+    s = ServerThread(checkpoint=str(tmp_path))
+    try:
+        with pytest.raises(CheckpointError, match="model.safetensors"):
+            s.start()
+        with grpc.insecure_channel(s.target) as channel:  # health answers, and never says SERVING
+            status = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10).status
+        assert status == health_pb2.HealthCheckResponse.NOT_SERVING
+    finally:
+        s.stop()
 
 
 def test_a_cancelled_call_frees_its_place():
