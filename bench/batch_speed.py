@@ -9,8 +9,12 @@
    Decide once per set, one call after another, over the first --loop sets; decisions/s.
 3. remote: `decider batch --remote` against that server on the same --loop sets (client-side
    concurrency, the server batching what is in flight).
-The batch runs before the server starts: two processes running torch on a small machine
-slow each other down.
+4. ceiling: the compute one decision needs (torch's FlopCounterMode, --flop-sets of the
+   loop's sets decided one at a time, so without padding) and the rate of a large fp32
+   matmul on this machine. The loop's GFLOP/s against that rate bounds what any batching
+   could gain here.
+The batch and the ceiling run before the server starts: two processes running torch on a
+small machine slow each other down.
 """
 
 from __future__ import annotations
@@ -25,9 +29,12 @@ from pathlib import Path
 import torch
 from decider_client import DeciderClient
 from local_server import serving
+from torch.utils.flop_counter import FlopCounterMode
 
 from decider.batch import BatchConfig, run
-from decider.convert import pb_from_json
+from decider.convert import pb_from_json, request_from_json
+from decider.engine.checkpoint import load_checkpoint
+from decider.engine.core import EngineConfig, EngineCore
 from decider.engine.corpus import CorpusSpec, make_sets
 
 
@@ -42,11 +49,29 @@ def write_requests(path: Path, count: int) -> list[dict]:
     return requests
 
 
+def compute_ceiling(requests: list[dict], size: int = 2048) -> dict:
+    """GFLOP per decision, unpadded, and the GFLOP/s of a size^3 fp32 matmul here."""
+    core = EngineCore(load_checkpoint(), EngineConfig(prefix_cache_bytes=0))
+    flops = 0
+    for r in requests:
+        with FlopCounterMode(display=False) as counter:
+            core.decide([request_from_json(r)])
+        flops += counter.get_total_flops()
+    a, b = torch.randn(size, size), torch.randn(size, size)
+    a @ b
+    t = time.perf_counter()
+    for _ in range(10):
+        a @ b
+    matmul = 10 * 2 * size**3 / (time.perf_counter() - t)
+    return {"gflop_per_decision": round(flops / len(requests) / 1e9, 3), "matmul_gflop_per_s": round(matmul / 1e9, 1)}
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--sets", type=int, default=10_000)
     p.add_argument("--loop", type=int, default=500, help="sets for the single-call loop and the --remote run")
     p.add_argument("--max-running", type=int, default=BatchConfig.max_running)
+    p.add_argument("--flop-sets", type=int, default=100, help="sets whose FLOPs are counted (from the loop's)")
     p.add_argument("--json")
     p.add_argument("--markdown", action="store_true")
     args = p.parse_args()
@@ -58,6 +83,7 @@ def main() -> None:
 
     batch = run(BatchConfig(src, folder / "batch.jsonl", max_running=args.max_running), log=print)
     print(batch.line())
+    ceiling = compute_ceiling(requests[:min(args.flop_sets, args.loop)])
 
     loop_src = folder / "loop.jsonl"
     loop_src.write_text("".join(json.dumps(r) + "\n" for r in requests[:args.loop]))
@@ -83,6 +109,12 @@ def main() -> None:
         "remote": {"sets": args.loop, "seconds": round(remote.seconds, 1),
                    "decisions_per_s": round(remote.answered / remote.seconds, 2)},
         "speedup_batch_vs_loop": round(batch_rate / loop_rate, 2),
+        # what the loop already gets out of the CPU, and the most batching could gain over it
+        "gflop_per_decision": ceiling["gflop_per_decision"],
+        "loop_gflop_per_s": round(ceiling["gflop_per_decision"] * loop_rate, 1),
+        "batch_gflop_per_s": round(ceiling["gflop_per_decision"] * batch_rate, 1),
+        "matmul_gflop_per_s": ceiling["matmul_gflop_per_s"],
+        "speedup_ceiling": round(ceiling["matmul_gflop_per_s"] / (ceiling["gflop_per_decision"] * loop_rate), 2),
     }
     print(json.dumps(report, indent=2))
     if args.json:
@@ -94,6 +126,10 @@ def main() -> None:
         print(f"| loop of single `Decide` calls over loopback | {args.loop} | {report['loop']['decisions_per_s']} |")
         print(f"| `decider batch --remote` (16 calls in flight) | {args.loop} | {report['remote']['decisions_per_s']} |")
         print(f"\nbatch vs loop: **{report['speedup_batch_vs_loop']}x** (target >= 3x)")
+        print(f"\ncompute: {report['gflop_per_decision']} GFLOP per decision; the loop runs at "
+              f"{report['loop_gflop_per_s']} GFLOP/s, the batch at {report['batch_gflop_per_s']} GFLOP/s, a "
+              f"2048^3 fp32 matmul at {report['matmul_gflop_per_s']} GFLOP/s: batching could gain at most "
+              f"{report['speedup_ceiling']}x here")
 
 
 if __name__ == "__main__":
