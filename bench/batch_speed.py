@@ -2,8 +2,10 @@
 
     python bench/batch_speed.py [--sets 10000] [--loop 500] [--json docs/eval/batch_speed.json] [--markdown]
 
-1. batch: `decider batch` (in-process engine, its defaults) on --sets generated test-split
-   sets written as JSONL; decisions/s over the whole job, model loading included.
+1. batch: `decider batch` (local engines, its defaults: one single-threaded engine process
+   per core on a CPU) on --sets generated test-split sets written as JSONL; decisions/s over
+   the whole job, model loading included; then the same with one engine in this process
+   using every core (--workers 1).
 2. loop: `decider serve` (shipped model; prefix cache off, as the sets repeat between this
    and the next run) in a child process, one client calling
    Decide once per set, one call after another, over the first --loop sets; decisions/s.
@@ -31,7 +33,7 @@ from decider_client import DeciderClient
 from local_server import serving
 from torch.utils.flop_counter import FlopCounterMode
 
-from decider.batch import BatchConfig, run
+from decider.batch import BatchConfig, local_layout, run
 from decider.convert import pb_from_json, request_from_json
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
@@ -81,8 +83,11 @@ def main() -> None:
     requests = write_requests(src, args.sets)
     questions = sum(len(r["questions"]) for r in requests)
 
+    workers, threads = local_layout(len(requests), "auto", None, None)
     batch = run(BatchConfig(src, folder / "batch.jsonl", max_running=args.max_running), log=print)
     print(batch.line())
+    single = run(BatchConfig(src, folder / "single.jsonl", max_running=args.max_running, workers=1), log=print)
+    print(single.line())
     ceiling = compute_ceiling(requests[:min(args.flop_sets, args.loop)])
 
     loop_src = folder / "loop.jsonl"
@@ -104,7 +109,9 @@ def main() -> None:
         "torch": torch.__version__, "date": time.strftime("%Y-%m-%d"), "model": info.name,
         "sets": len(requests), "questions": questions, "max_running": args.max_running,
         "batch": {"answered": batch.answered, "refused": batch.errors, "seconds": round(batch.seconds, 1),
-                  "decisions_per_s": round(batch_rate, 2)},
+                  "decisions_per_s": round(batch_rate, 2), "workers": workers, "threads": threads},
+        "batch_one_engine": {"answered": single.answered, "seconds": round(single.seconds, 1),
+                             "decisions_per_s": round(single.answered / single.seconds, 2)},
         "loop": {"sets": args.loop, "seconds": round(loop_s, 1), "decisions_per_s": round(loop_rate, 2)},
         "remote": {"sets": args.loop, "seconds": round(remote.seconds, 1),
                    "decisions_per_s": round(remote.answered / remote.seconds, 2)},
@@ -121,8 +128,10 @@ def main() -> None:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     if args.markdown:
         print("\n| way | sets | decisions/s |\n|---|---|---|")
-        print(f"| `decider batch` (in-process engine, max_running {args.max_running}) | {len(requests)} | "
-              f"{report['batch']['decisions_per_s']} |")
+        print(f"| `decider batch` ({workers} engine processes x {threads or 'default'} threads, max_running "
+              f"{args.max_running}) | {len(requests)} | {report['batch']['decisions_per_s']} |")
+        print(f"| `decider batch --workers 1` (one engine in the process) | {len(requests)} | "
+              f"{report['batch_one_engine']['decisions_per_s']} |")
         print(f"| loop of single `Decide` calls over loopback | {args.loop} | {report['loop']['decisions_per_s']} |")
         print(f"| `decider batch --remote` (16 calls in flight) | {args.loop} | {report['remote']['decisions_per_s']} |")
         print(f"\nbatch vs loop: **{report['speedup_batch_vs_loop']}x** (target >= 3x)")

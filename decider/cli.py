@@ -245,13 +245,10 @@ def cmd_batch(args) -> int:
         input=Path(args.input), output=Path(args.output), errors=Path(args.errors) if args.errors else None,
         remote=args.remote, ray=args.ray, ray_address=args.ray_address, actors=args.actors,
         cpus_per_actor=args.cpus_per_actor, gpus_per_actor=args.gpus_per_actor, ray_batch_size=args.ray_batch_size,
-        checkpoint=args.checkpoint, device=args.device, max_running=args.max_running,
-        concurrency=args.concurrency, timeout=args.timeout, chunk=args.chunk, progress=not args.quiet,
+        checkpoint=args.checkpoint, device=args.device, max_running=args.max_running, workers=args.workers,
+        threads=args.threads, concurrency=args.concurrency, timeout=args.timeout, chunk=args.chunk, progress=not args.quiet,
         client_options=dict(tls=args.tls, root_certificates=args.ca, client_certificate=args.cert,
                             client_key=args.key, token=args.token))
-    if args.threads:
-        import torch
-        torch.set_num_threads(args.threads)
     try:
         summary = run(cfg, log=lambda m: print(m, file=sys.stderr))
     except BatchError as e:
@@ -393,7 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
     b.add_argument("--device", default="auto", help="'auto' (CUDA when present), 'cpu' or 'cuda'")
     b.add_argument("--max-running", type=int, default=32, help="requests the engine decodes together")
-    b.add_argument("--threads", type=int, help="torch threads (local engine)")
+    b.add_argument("--workers", type=int, help="local engine processes (default: one per core up to 4 "
+                                               "for 1,000 requests or more on a CPU, else 1)")
+    b.add_argument("--threads", type=int, help="torch threads per local engine (default: cores / workers)")
     b.add_argument("--chunk", type=int, default=64, help="records per durable write")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_batch)

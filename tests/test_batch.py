@@ -15,6 +15,7 @@ from server_util import ServerThread
 
 from decider.batch import BatchConfig, BatchError, run
 from decider.cli import main
+from decider.engine.checkpoint import CheckpointError
 from decider.convert import request_from_json
 from decider.engine.core import EngineCore
 from decider.engine.corpus import CorpusSpec, make_sets
@@ -191,6 +192,24 @@ def test_ray_matches_local(job, tmp_path):
     recs = records(out)
     assert sorted(Counter(r["line"] for r in recs).values()) == [1] * (GOOD + 6)
     assert choices(recs) == choices(records(job["out"]))
+
+
+def test_worker_processes_match_local(job, tmp_path):
+    out = tmp_path / "workers.jsonl"
+    summary = run(BatchConfig(job["src"], out, workers=2, progress=False))
+    assert summary.answered == GOOD and summary.errors == 6
+    recs = records(out)
+    assert sorted(Counter(r["line"] for r in recs).values()) == [1] * (GOOD + 6)
+    assert choices(recs) == choices(records(job["out"]))
+
+
+def test_worker_processes_say_why_the_model_cannot_load(job, tmp_path):
+    src = tmp_path / "two.jsonl"
+    src.write_text("\n".join(job["good"][:2]) + "\n")
+    with pytest.raises(CheckpointError, match="model.safetensors"):
+        run(BatchConfig(src, tmp_path / "out.jsonl", workers=2, checkpoint=str(tmp_path), progress=False))
+    with pytest.raises(BatchError, match="--workers must be at least 1"):
+        run(BatchConfig(src, tmp_path / "out.jsonl", workers=0, progress=False))
 
 
 def test_parquet_in_and_out(job, tmp_path):
