@@ -353,7 +353,18 @@ _worker_error: Exception | None = None
 
 def _worker_start(checkpoint: str | None, device: str, max_running: int, threads: int) -> None:
     global _worker_core, _worker_error
+    import threading
+
     import torch
+
+    parent = os.getppid()
+
+    def exit_with_parent():  # a `kill -9` of the job must not leave engines behind
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=exit_with_parent, name="exit-with-parent", daemon=True).start()
     torch.set_num_threads(threads)
     try:
         _worker_core = _engine(checkpoint, device, max_running)

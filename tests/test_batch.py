@@ -115,10 +115,31 @@ def test_rerun_with_the_same_output_skips_everything(job, tmp_path):
     assert out.read_bytes() == job["out"].read_bytes()
 
 
-def test_sigkill_midway_then_resume_gives_exactly_one_record_per_line(job, tmp_path):
+def live_children(pid: int) -> set[int]:
+    """Processes whose parent is `pid` and that have not exited (a zombie has)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigkill_midway_then_resume_gives_exactly_one_record_per_line(job, tmp_path, workers):
     out = tmp_path / "killed.jsonl"
     child = subprocess.Popen([sys.executable, "-m", "decider.cli", "batch", str(job["src"]), str(out), "--quiet",
-                              "--chunk", "8", "--max-running", "8"], stderr=subprocess.DEVNULL)
+                              "--chunk", "8", "--max-running", "8", "--workers", workers], stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and child.poll() is None:
@@ -126,9 +147,15 @@ def test_sigkill_midway_then_resume_gives_exactly_one_record_per_line(job, tmp_p
                 break
             time.sleep(0.02)
         assert child.poll() is None, "the job finished before it could be killed"
+        engines = live_children(child.pid)  # with --workers 2: the two engines (and spawn's helper)
+        assert len(engines) >= (2 if workers == "2" else 0)
         os.kill(child.pid, signal.SIGKILL)
     finally:
         child.wait()
+    deadline = time.monotonic() + 10  # the engine processes follow their job
+    while any(map(alive, engines)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(alive, engines)), "engine processes outlived their killed job"
     partial = records(out)  # every line whole and valid
     assert 40 <= len(partial) < GOOD + 6
     summary = run(BatchConfig(job["src"], out, progress=False))
