@@ -250,7 +250,7 @@ class Sink:
         self._add(self.output, result_record(line, response))
 
     def record(self, record: dict) -> None:
-        """A record built elsewhere (a Ray actor): a result or an error."""
+        """A record built by decide_jobs (here, in a worker process, in a Ray actor)."""
         if "error" in record:
             self.refused(record)
             return
@@ -309,29 +309,29 @@ def decide_local(jobs: list[Job], core, on_result: Callable[[Job, DecisionResult
         step()
 
 
+def decide_jobs(jobs: list[Job], core, emit: Callable[[dict], None]) -> None:
+    """Decide jobs on `core` in length order: one record per job to `emit`, results and
+    refusals alike."""
+    name, version = core.ckpt.name, core.ckpt.version
+    decide_local(by_length(jobs), core,
+                 lambda job, r: emit(result_record(job.line, response_to_pb(r, name, version))),
+                 lambda job, e: emit(error_record(job.line, job.request_id, "INVALID_ARGUMENT", str(e), e.field)))
+
+
 def decide_rows(core, rows: Iterable[tuple[int, bytes]]) -> list[dict]:
     """Decide serialised requests, (line, DecideRequest bytes), where the engine lives (a
-    worker process, a Ray actor): one record per row, results and refusals alike."""
+    worker process, a Ray actor): one record per row."""
     jobs = []
     for line, message in rows:
         m = pb.DecideRequest.FromString(bytes(message))
         jobs.append(Job(int(line), m.request_id, m, request_from_pb(m)))
-    name, version = core.ckpt.name, core.ckpt.version
     records: list[dict] = []
-    decide_local(by_length(jobs), core,
-                 lambda job, r: records.append(result_record(job.line, response_to_pb(r, name, version))),
-                 lambda job, e: records.append(error_record(job.line, job.request_id, "INVALID_ARGUMENT",
-                                                            str(e), e.field)))
+    decide_jobs(jobs, core, records.append)
     return records
 
 
 def run_local(jobs: list[Job], sink: Sink, checkpoint: str | None, device: str, max_running: int) -> None:
-    core = _engine(checkpoint, device, max_running)
-    name, version = core.ckpt.name, core.ckpt.version
-    decide_local(by_length(jobs), core,
-                 lambda job, r: sink.result(job.line, response_to_pb(r, name, version)),
-                 lambda job, e: sink.refused(error_record(job.line, job.request_id, "INVALID_ARGUMENT", str(e),
-                                                          e.field)))
+    decide_jobs(jobs, _engine(checkpoint, device, max_running), sink.record)
 
 
 def local_layout(jobs: int, device: str, workers: int | None, threads: int | None) -> tuple[int, int | None]:

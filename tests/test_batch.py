@@ -207,6 +207,13 @@ def test_remote_matches_local(job, tmp_path):
     assert all(remote_errors[n]["field"] == local_errors[n]["field"] for n in local_errors)
 
 
+def assert_same_as_local(summary, out: Path, job) -> None:
+    assert summary.answered == GOOD and summary.errors == 6
+    recs = records(out)
+    assert sorted(Counter(r["line"] for r in recs).values()) == [1] * (GOOD + 6)
+    assert choices(recs) == choices(records(job["out"]))
+
+
 def test_ray_matches_local(job, tmp_path):
     ray = pytest.importorskip("ray")
     out = tmp_path / "ray.jsonl"
@@ -215,19 +222,13 @@ def test_ray_matches_local(job, tmp_path):
         summary = run(BatchConfig(job["src"], out, ray=True, actors=1, cpus_per_actor=2, progress=False))
     finally:
         ray.shutdown()
-    assert summary.answered == GOOD and summary.errors == 6
-    recs = records(out)
-    assert sorted(Counter(r["line"] for r in recs).values()) == [1] * (GOOD + 6)
-    assert choices(recs) == choices(records(job["out"]))
+    assert_same_as_local(summary, out, job)
 
 
 def test_worker_processes_match_local(job, tmp_path):
     out = tmp_path / "workers.jsonl"
     summary = run(BatchConfig(job["src"], out, workers=2, progress=False))
-    assert summary.answered == GOOD and summary.errors == 6
-    recs = records(out)
-    assert sorted(Counter(r["line"] for r in recs).values()) == [1] * (GOOD + 6)
-    assert choices(recs) == choices(records(job["out"]))
+    assert_same_as_local(summary, out, job)
 
 
 def test_worker_processes_say_why_the_model_cannot_load(job, tmp_path):
