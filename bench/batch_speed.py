@@ -37,7 +37,7 @@ from decider.batch import BatchConfig, local_layout, run
 from decider.convert import pb_from_json, request_from_json
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
+from decider.engine.training.corpus import CorpusSpec, make_sets
 
 
 def write_requests(path: Path, count: int) -> list[dict]:

@@ -2,7 +2,7 @@
 
     python bench/compare_ar.py --twin runs/ar-twin [--sets 200] [--json docs/eval/compare_ar.json] [--markdown]
 
-The twin (engine/ar_twin.py, trained by bench/train_ar_twin.py on decider's schedule)
+The twin (bench/ar_twin.py, trained by bench/train_ar_twin.py on decider's schedule)
 decodes greedily with its KV cache under outlines' constraints in three ways: the whole
 answer object under its JSON schema, answers one constrained choice at a time, and each
 question in its own call. decider decodes with its parallel policy. Every set carries two
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import torch
 
-from decider.engine.ar_twin import TwinDecoder, choices_of
+from ar_twin import TwinDecoder, choices_of
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
-from decider.engine.evaluate import as_request
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.request import as_request
 
 SYSTEMS = ("decider", "twin-json", "twin-answers", "twin-independent")
 

@@ -2,7 +2,7 @@
 
 On CPUs with AMX or AVX512-BF16, bf16 matmuls run several times faster than fp32; on
 AVX2-only CPUs bf16 is emulated and far slower. decider picks bf16 only where it is fast
-(decider.engine.decode.bf16_is_fast); this script shows why, on the machine it runs on.
+(decider.engine.device.bf16_is_fast); this script shows why, on the machine it runs on.
 
     python bench/cpu_precision.py [--json docs/eval/cpu_precision.json]
 """
@@ -28,7 +28,7 @@ def matmul_gflops(dtype: torch.dtype, n: int = 1024, m: int = 4096, reps: int = 
 
 def train_step_sets_per_s(bf16: bool, batch: int = 16, reps: int = 2) -> float:
     from decider.engine.checkpoint import DEFAULT_CHECKPOINT, load_checkpoint
-    from decider.engine.train import Stage, TrainConfig, batch_loss, batches
+    from decider.engine.training.train import Stage, TrainConfig, batch_loss, batches
 
     ckpt = load_checkpoint(DEFAULT_CHECKPOINT)
     model = ckpt.model.train()

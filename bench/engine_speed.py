@@ -26,9 +26,9 @@ import torch
 
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
+from decider.engine.training.corpus import CorpusSpec, make_sets
 from decider.engine.decode import Batch
-from decider.engine.evaluate import as_request
+from decider.engine.request import as_request
 
 
 def eight_question_sets(n: int, min_tokens: int = 0, tok=None):

@@ -68,8 +68,8 @@ def sdpa_padded(q, k, v, valid, pk, pv, cu):
 def end_to_end(batch: int, reps: int = 3) -> float:
     from decider.engine.checkpoint import load_checkpoint
     from decider.engine.core import EngineConfig, EngineCore
-    from decider.engine.corpus import CorpusSpec, make_sets
-    from decider.engine.evaluate import as_request
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.request import as_request
 
     ckpt = load_checkpoint(device=torch.device("cuda"))
     sets = [s for s in make_sets(CorpusSpec(split="test", max_links=5), 4 * batch + 200)

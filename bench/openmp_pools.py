@@ -22,8 +22,8 @@ import torch
 
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
-from decider.engine.evaluate import as_request
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.request import as_request
 
 
 def cpu_seconds_by_thread() -> dict[str, float]:

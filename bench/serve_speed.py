@@ -27,8 +27,8 @@ from local_server import serving
 
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
-from decider.engine.evaluate import as_request
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.request import as_request
 
 
 def to_pb(s, rid: str) -> pb.DecideRequest:

@@ -1,4 +1,4 @@
-"""Train the autoregressive twin of decider-small (engine/ar_twin.py) on decider's schedule.
+"""Train the autoregressive twin of decider-small (bench/ar_twin.py) on decider's schedule.
 
     python bench/train_ar_twin.py --config engine/configs/decider-small.yaml --out runs/ar-twin \
         [--examples N] [--time-limit-min M]
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import yaml
 
-from decider.engine.ar_twin import train_twin
+from ar_twin import train_twin
 from decider.engine.checkpoint import pretrained_encoder_dir
 from decider.engine.tokenizer import DecisionTokenizer
-from decider.engine.train import TrainConfig
+from decider.engine.training.train import TrainConfig
 
 
 def main() -> None:

@@ -47,7 +47,7 @@ from decider_client import pb
 
 from decider.convert import pb_from_json, request_from_pb, response_to_pb, to_json
 from decider.engine.request import DecisionRequest, DecisionResult
-from decider.engine.tokenizer import DecisionInputError
+from decider.engine.request import DecisionInputError
 
 # a server's answer that may be different next time: not recorded, retried by a rerun
 TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -339,7 +339,7 @@ def local_layout(jobs: int, device: str, workers: int | None, threads: int | Non
     Default: one engine in this process on CUDA or for a job too small to pay for starting
     more (each loads the model); else as many engines as cores, up to 4, sharing the cores."""
     if workers is None:
-        from decider.engine.decode import resolve_device
+        from decider.engine.device import resolve_device
         small = jobs < 1000 or resolve_device(device).type == "cuda"
         workers = 1 if small else min(4, len(os.sched_getaffinity(0)))
     if workers > 1 and threads is None:
@@ -404,7 +404,7 @@ def run_workers(jobs: list[Job], sink: Sink, checkpoint: str | None, device: str
 def _engine(checkpoint: str | None, device: str, max_running: int):
     from decider.engine.checkpoint import load_checkpoint
     from decider.engine.core import EngineConfig, EngineCore
-    from decider.engine.decode import resolve_device
+    from decider.engine.device import resolve_device
 
     ckpt = load_checkpoint(checkpoint, device=resolve_device(device))
     return EngineCore(ckpt, EngineConfig(max_running=max_running, prefix_cache_bytes=64 * 2**20))

@@ -30,7 +30,7 @@ EXAMPLE = {
 def cmd_train(args) -> int:
     import yaml
 
-    from decider.engine.train import TrainConfig, train
+    from decider.engine.training.train import TrainConfig, train
 
     raw = yaml.safe_load(Path(args.config).read_text()) if args.config else {}
     overrides = {k: v for k, v in {
@@ -55,12 +55,12 @@ def cmd_eval(args) -> int:
     import json as _json
 
     from decider.engine.checkpoint import load_checkpoint
-    from decider.engine.evaluate import calibrate, evaluate, held_out_sets
+    from decider.engine.training.evaluate import calibrate, evaluate, held_out_sets
 
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)
-    from decider.engine.decode import resolve_device
+    from decider.engine.device import resolve_device
 
     ckpt = load_checkpoint(args.checkpoint, device=resolve_device(args.device))
     log = (lambda m: print(m, file=sys.stderr)) if not args.quiet else None
@@ -74,7 +74,7 @@ def cmd_eval(args) -> int:
         print(_json.dumps({"temperature": t, "sets": args.sets}))
         return 0
     if args.data:
-        from decider.engine.dataset import load_jsonl
+        from decider.engine.training.dataset import load_jsonl
         sets = load_jsonl(args.data)[: args.sets]
     else:
         sets = held_out_sets(args.split, args.sets)
@@ -122,8 +122,8 @@ def cmd_demo(args) -> int:
 
 
 def cmd_corpus(args) -> int:
-    from decider.engine.corpus import CorpusSpec, make_sets
-    from decider.engine.dataset import to_record
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.training.dataset import to_record
 
     out = open(args.out, "w") if args.out else sys.stdout
     for s in make_sets(CorpusSpec(split=args.split, max_links=args.max_links), args.sets):
@@ -148,7 +148,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_card(args) -> int:
-    from decider.engine.card import write_card
+    from decider.engine.training.card import write_card
     from decider.engine.checkpoint import DEFAULT_CHECKPOINT
 
     folder = Path(args.checkpoint) if args.checkpoint else DEFAULT_CHECKPOINT
@@ -408,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     from decider_client import DeciderError
 
     from decider.engine.checkpoint import CheckpointError
-    from decider.engine.tokenizer import DecisionInputError
+    from decider.engine.request import DecisionInputError
     try:
         return args.func(args)
     except (CheckpointError, DecisionInputError, DeciderError, ValueError, FileNotFoundError) as e:

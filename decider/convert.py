@@ -6,7 +6,7 @@ from decider_client.v1 import decider_pb2 as pb
 from google.protobuf import json_format
 
 from decider.engine.request import DecisionRequest, DecisionResult
-from decider.engine.tokenizer import DecisionInputError
+from decider.engine.request import DecisionInputError
 
 _KINDS = {pb.Constraint.IMPLIES: "implies", pb.Constraint.EXCLUDES: "excludes", pb.Constraint.EQUAL: "equal",
           pb.Constraint.DIFFERENT: "different", pb.Constraint.AT_MOST_ONE: "at_most_one",

@@ -103,7 +103,7 @@ class DeciderServer:
     def _load(self) -> None:
         from decider.engine.checkpoint import load_checkpoint
         from decider.engine.core import EngineConfig, EngineCore
-        from decider.engine.decode import resolve_device
+        from decider.engine.device import resolve_device
         from decider.kernels.dispatch import backend_name
 
         s = self.settings

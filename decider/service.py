@@ -24,7 +24,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from decider.convert import request_from_pb, response_to_pb
-from decider.engine.tokenizer import MAX_OPTIONS, MAX_QUESTIONS, DecisionInputError
+from decider.engine.request import DecisionInputError, MAX_OPTIONS, MAX_QUESTIONS
 from decider.metrics import Metrics
 from decider.runner import DeadlineExceeded, Draining, EngineRunner, QueueFull
 

@@ -22,43 +22,9 @@ This module knows nothing of the model or of torch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal as TypingLiteral
 
-from pydantic import BaseModel, Field
-
-from decider.engine.corpus import Question
-from decider.engine.tokenizer import DecisionInputError, answer_classes
-
-ConstraintKind = TypingLiteral["implies", "excludes", "equal", "different", "at_most_one", "at_least_one",
-                               "exactly_one"]
-PAIRWISE = ("implies", "excludes", "equal", "different")
-MAX_CONSTRAINTS = 64
-MAX_LITERALS = 16
-
-
-class AnswerLiteral(BaseModel):
-    """One answer of one question: `option` is "yes"/"no" for a boolean question, else one of its options."""
-
-    question: str
-    option: str
-
-    def __str__(self) -> str:
-        return f"{self.question} = {self.option}"
-
-
-class Constraint(BaseModel):
-    kind: ConstraintKind
-    literals: list[AnswerLiteral] = Field(min_length=1)
-    name: str | None = Field(None, description="how errors refer to it; default c1, c2, ... by position")
-
-    def describe(self) -> str:
-        lits = [str(l) for l in self.literals]
-        if self.kind in PAIRWISE and len(lits) == 2:
-            word = {"implies": "implies", "excludes": "excludes", "equal": "holds exactly when",
-                    "different": "holds exactly when not"}[self.kind]
-            return f"{lits[0]} {word} {lits[1]}"
-        return f"{self.kind.replace('_', ' ')} of {', '.join(lits)}"
-
+from decider.engine.request import (MAX_CONSTRAINTS, MAX_LITERALS, PAIRWISE, Constraint, DecisionInputError, Question,
+                                    answer_classes)
 
 @dataclass(frozen=True)
 class _Compiled:

@@ -32,11 +32,13 @@ from pydantic import BaseModel, Field
 
 from decider.engine.checkpoint import Checkpoint
 from decider.engine.constraints import ConstraintSet
-from decider.engine.decode import Batch, autocast_for
+from decider.engine.decode import Batch
+from decider.engine.device import autocast_for
 from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.engine.prefix_cache import PrefixCache, prefix_key
 from decider.engine.request import DecisionRequest, DecisionResult, SlotAnswer, Timings, joint
-from decider.engine.tokenizer import DecisionInputError, EncodedRequest, answer_classes
+from decider.engine.tokenizer import EncodedRequest
+from decider.engine.request import DecisionInputError, answer_classes
 from decider.kernels import dispatch
 
 

@@ -10,12 +10,76 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Literal
+from typing import Literal as TypingLiteral
 
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
-from decider.engine.constraints import Constraint
-from decider.engine.corpus import Question
-from decider.engine.tokenizer import MAX_OPTIONS, MAX_QUESTIONS, DecisionInputError
+
+
+MAX_QUESTIONS = 8
+MAX_OPTIONS = 16
+N_ANSWER_CLASSES = 2 + MAX_OPTIONS  # shared by all questions: 0 = yes, 1 = no, 2 + k = option k
+YES, NO = 0, 1
+BOOLEAN_CHOICES = ("yes", "no")
+
+
+class DecisionInputError(ValueError):
+    """A request the caller must fix; the message says what to fix and `field` where."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    text: str
+    kind: Literal["boolean", "categorical"]
+    options: tuple[str, ...] = ()
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """What an answer index points into: ("yes", "no") or the options."""
+        return BOOLEAN_CHOICES if self.kind == "boolean" else self.options
+
+
+def answer_classes(question: Question) -> list[int]:
+    """Answer classes a question may take, in the order of `question.choices`."""
+    if question.kind == "boolean":
+        return [YES, NO]
+    return [2 + k for k in range(len(question.options))]
+
+
+ConstraintKind = TypingLiteral["implies", "excludes", "equal", "different", "at_most_one", "at_least_one",
+                               "exactly_one"]
+PAIRWISE = ("implies", "excludes", "equal", "different")
+MAX_CONSTRAINTS = 64
+MAX_LITERALS = 16
+
+
+class AnswerLiteral(BaseModel):
+    """One answer of one question: `option` is "yes"/"no" for a boolean question, else one of its options."""
+
+    question: str
+    option: str
+
+    def __str__(self) -> str:
+        return f"{self.question} = {self.option}"
+
+
+class Constraint(BaseModel):
+    kind: ConstraintKind
+    literals: list[AnswerLiteral] = Field(min_length=1)
+    name: str | None = Field(None, description="how errors refer to it; default c1, c2, ... by position")
+
+    def describe(self) -> str:
+        lits = [str(l) for l in self.literals]
+        if self.kind in PAIRWISE and len(lits) == 2:
+            word = {"implies": "implies", "excludes": "excludes", "equal": "holds exactly when",
+                    "different": "holds exactly when not"}[self.kind]
+            return f"{lits[0]} {word} {lits[1]}"
+        return f"{self.kind.replace('_', ' ')} of {', '.join(lits)}"
 
 
 def _utf8(text: str, what: str) -> str:
@@ -164,3 +228,12 @@ class DecisionResult:
 
 def joint(confidences: list[float]) -> float:
     return math.prod(confidences) if confidences else 1.0
+
+
+def as_request(context: str, questions: list[Question], policy: str = "parallel",
+               threshold: float = 0.9) -> DecisionRequest:
+    """A request for `questions` about `context` (what eval, tests and benchmarks send)."""
+    return DecisionRequest(
+        context=context,
+        questions=[QuestionSpec(id=q.id, text=q.text, type=q.kind, options=list(q.options)) for q in questions],
+        options=DecodeOptions(policy=policy, threshold=threshold))

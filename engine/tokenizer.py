@@ -19,28 +19,9 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from decider.engine.corpus import Question
+from decider.engine.request import MAX_OPTIONS, MAX_QUESTIONS, DecisionInputError, Question, answer_classes
 
-MAX_QUESTIONS = 8
-MAX_OPTIONS = 16
-N_ANSWER_CLASSES = 2 + MAX_OPTIONS
-YES, NO = 0, 1
 OPTION_LABELS = string.ascii_lowercase[:MAX_OPTIONS]
-
-
-class DecisionInputError(ValueError):
-    """A request the caller must fix; the message says what to fix."""
-
-    def __init__(self, message: str, field: str = ""):
-        super().__init__(message)
-        self.field = field
-
-
-def answer_classes(question: Question) -> list[int]:
-    """Answer classes a question may take, in the order of `question.choices`."""
-    if question.kind == "boolean":
-        return [YES, NO]
-    return [2 + k for k in range(len(question.options))]
 
 
 @dataclass
@@ -74,7 +55,6 @@ class DecisionTokenizer:
 
     def word_id(self, word: str) -> int:
         return self.tok.token_to_id(word)
-
 
     def encode(self, context: str, questions: list[Question], truncate: bool = False) -> EncodedRequest:
         return self.encode_batch([(context, questions)], truncate)[0]

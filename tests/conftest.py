@@ -8,9 +8,13 @@ import torch
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
+import sys
 from pathlib import Path
 
 import pytest
+
+# benchmark code (the AR twin) lives in bench/, next to the scripts that use it
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from decider.engine.checkpoint import DEFAULT_CHECKPOINT, load_checkpoint, random_init
 from decider.engine.model import ModelConfig

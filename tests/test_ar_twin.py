@@ -5,10 +5,10 @@ import json
 import torch
 from transformers import BertConfig
 
-from decider.engine.ar_twin import IGNORE, answer_loss, answer_text, build_twin, collate, encode_example, examples_at, train_twin
-from decider.engine.corpus import CorpusSpec, make_sets
+from ar_twin import IGNORE, answer_loss, answer_text, build_twin, collate, encode_example, examples_at, train_twin
+from decider.engine.training.corpus import CorpusSpec, make_sets
 from decider.engine.model import BlockDiffusionModel, ModelConfig
-from decider.engine.train import Stage, TrainConfig
+from decider.engine.training.train import Stage, TrainConfig
 
 
 def tiny_config(vocab: int) -> BertConfig:
@@ -31,7 +31,7 @@ def test_prompt_is_deciders_prefix_and_answers_are_json(tiny):
 
 
 def test_the_twin_has_deciders_size_within_ten_percent():
-    from decider.engine.ar_twin import twin_config
+    from ar_twin import twin_config
     with torch.device("meta"):
         twin = build_twin(config=twin_config())
         ours = BlockDiffusionModel(ModelConfig())
@@ -67,7 +67,7 @@ def test_a_tiny_twin_learns_the_answers(tiny, tmp_path):
 
 def test_constrained_decoding_always_gives_valid_answers(tiny):
     """Even an untrained twin writes only valid answers under outlines' constraints."""
-    from decider.engine.ar_twin import TwinDecoder, choices_of
+    from ar_twin import TwinDecoder, choices_of
     tok = tiny.tokenizer
     torch.manual_seed(0)
     decoder = TwinDecoder(build_twin(config=tiny_config(tok.vocab_size)), tok)

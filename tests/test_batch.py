@@ -18,7 +18,7 @@ from decider.cli import main
 from decider.engine.checkpoint import CheckpointError
 from decider.convert import request_from_json
 from decider.engine.core import EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
+from decider.engine.training.corpus import CorpusSpec, make_sets
 
 SPEC = CorpusSpec(split="test", max_links=3, max_questions=6, max_extra=1)
 GOOD = 200

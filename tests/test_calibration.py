@@ -2,7 +2,7 @@ import random
 
 import torch
 
-from decider.engine.calibration import expected_calibration_error, fit_temperature, rescale
+from decider.engine.training.calibration import expected_calibration_error, fit_temperature, rescale
 
 
 def test_fit_recovers_a_known_temperature():

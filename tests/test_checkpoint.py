@@ -5,7 +5,7 @@ import torch
 
 from decider.engine.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from decider.engine.core import EngineCore
-from decider.engine.evaluate import as_request
+from decider.engine.request import as_request
 
 
 def _saved(tiny, tmp_path):
@@ -17,7 +17,7 @@ def test_round_trip_gives_the_same_answers(tiny, tmp_path):
     loaded = load_checkpoint(folder)
     for k, v in tiny.model.state_dict().items():
         torch.testing.assert_close(loaded.model.state_dict()[k], v)
-    from decider.engine.corpus import CorpusSpec, make_sets
+    from decider.engine.training.corpus import CorpusSpec, make_sets
     requests = [as_request(s.context, s.questions) for s in make_sets(CorpusSpec(split="test"), 4)]
     a = EngineCore(tiny).decide(requests)
     b = EngineCore(loaded).decide(requests)

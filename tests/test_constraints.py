@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.tokenizer import DecisionInputError
+from decider.engine.request import DecisionInputError
 
 KINDS = ["implies", "excludes", "equal", "different", "at_most_one", "at_least_one", "exactly_one"]
 

@@ -1,6 +1,6 @@
 import random
 
-from decider.engine.corpus import DOMAINS, CorpusSpec, _World, make_set, make_sets
+from decider.engine.training.corpus import DOMAINS, CorpusSpec, _World, make_set, make_sets
 
 
 def test_same_index_same_set_and_splits_differ():
@@ -91,7 +91,7 @@ def test_revealed_answers_stand_in_for_their_deleted_support():
     """What training relies on: delete the sentence behind a revealed answer, add the revealed
     answer as a fact, and every other answer stays the same."""
     rng = random.Random(3)
-    from decider.engine.corpus import _chain, _distractor
+    from decider.engine.training.corpus import _chain, _distractor
     for trial in range(60):
         w = _World(rng, DOMAINS["industrial"][0])
         nodes = _chain(w, rng, 4)

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from decider.engine.corpus import CorpusSpec, make_sets
-from decider.engine.dataset import load_jsonl, to_record
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.training.dataset import load_jsonl, to_record
 
 
 def test_round_trip_of_generated_sets(tmp_path):

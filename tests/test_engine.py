@@ -8,9 +8,9 @@ import torch
 from fake_model import scripted, yes_logits
 
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
-from decider.engine.evaluate import as_request
-from decider.engine.tokenizer import DecisionInputError
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.request import as_request
+from decider.engine.request import DecisionInputError
 
 
 def _request(n=3, categorical=0, **options):

@@ -9,7 +9,7 @@ def _batch(ckpt, requests):
 
 
 def _requests():
-    from decider.engine.corpus import CorpusSpec, make_sets
+    from decider.engine.training.corpus import CorpusSpec, make_sets
     sets = make_sets(CorpusSpec(split="test"), 3)
     return [(s.context, s.questions) for s in sets]
 
@@ -75,7 +75,7 @@ def test_padding_does_not_change_a_request(tiny):
 
 
 def test_slot_position_is_right_after_its_question(tiny):
-    from decider.engine.corpus import Question
+    from decider.engine.request import Question
     enc = tiny.tokenizer.encode("Pump 3 is running.", [Question("a", "Is pump 3 running?", "boolean"),
                                                       Question("b", "Mode?", "categorical", ("x", "y"))])
     ids = enc.prefix_ids

@@ -21,8 +21,8 @@ from server_util import ServerThread, free_port, make_certs
 from decider.cli import EXAMPLE
 from decider.engine.checkpoint import CheckpointError
 from decider.engine.core import EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
-from decider.engine.evaluate import as_request
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.request import as_request
 from decider.settings import ServerSettings
 
 

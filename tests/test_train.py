@@ -1,7 +1,7 @@
 import torch
 
 from decider.engine.checkpoint import load_checkpoint
-from decider.engine.train import Stage, TrainConfig, _lr, batch_loss, batches, make_example, train
+from decider.engine.training.train import Stage, TrainConfig, lr_at, batch_loss, batches, make_example, train
 
 
 def test_a_tiny_training_run_lowers_the_loss(tiny, tmp_path):
@@ -45,7 +45,7 @@ def test_train_saves_and_resumes(tiny, tmp_path):
 def test_dropped_support_only_when_the_answer_is_revealed(tiny):
     import random
 
-    from decider.engine.corpus import CorpusSpec, make_sets
+    from decider.engine.training.corpus import CorpusSpec, make_sets
     rng = random.Random(0)
     for s in make_sets(CorpusSpec(split="train"), 40):
         ex = make_example(s, tiny.tokenizer, rng, drop_support=1.0, samples=3)
@@ -93,8 +93,8 @@ def test_background_workers_build_the_same_batches(tiny):
 
 def test_learning_rate_can_end_at_the_time_limit():
     cfg = TrainConfig(lr=1e-3, warmup_steps=10, min_lr_ratio=0.1, time_limit_min=10, anneal_to_time_limit=True)
-    assert _lr(cfg, 5, 10_000, seconds=0) == 1e-3 * 6 / 10            # warm-up
-    assert abs(_lr(cfg, 20, 10_000, seconds=300) - 1e-3 * 0.55) < 1e-6  # half the time: half-way down
-    assert abs(_lr(cfg, 20, 10_000, seconds=600) - 1e-4) < 1e-9         # time is up: the floor
+    assert lr_at(cfg, 5, 10_000, seconds=0) == 1e-3 * 6 / 10            # warm-up
+    assert abs(lr_at(cfg, 20, 10_000, seconds=300) - 1e-3 * 0.55) < 1e-6  # half the time: half-way down
+    assert abs(lr_at(cfg, 20, 10_000, seconds=600) - 1e-4) < 1e-9         # time is up: the floor
     fixed = cfg.model_copy(update={"anneal_to_time_limit": False})
-    assert _lr(fixed, 20, 10_000, seconds=600) > 9e-4                   # the step schedule alone
+    assert lr_at(fixed, 20, 10_000, seconds=600) > 9e-4                   # the step schedule alone

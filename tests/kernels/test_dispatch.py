@@ -5,8 +5,8 @@ import pytest
 import torch
 
 from decider.engine.core import EngineCore
-from decider.engine.corpus import CorpusSpec, make_sets
-from decider.engine.evaluate import as_request
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.request import as_request
 from decider.kernels.dispatch import backend_name
 
 

@@ -35,10 +35,12 @@ from pydantic import BaseModel, Field
 from safetensors.torch import load_file, save_file
 
 from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, save_checkpoint, warm_start
-from decider.engine.corpus import CorpusSpec, DecisionSet, make_set
-from decider.engine.decode import Batch, autocast_for, resolve_device
+from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set
+from decider.engine.decode import Batch
+from decider.engine.device import autocast_for, resolve_device
 from decider.engine.model import PRESETS
-from decider.engine.tokenizer import DecisionInputError, DecisionTokenizer, answer_classes
+from decider.engine.tokenizer import DecisionTokenizer
+from decider.engine.request import DecisionInputError, answer_classes
 
 
 class Stage(BaseModel):
@@ -172,7 +174,7 @@ class TrainingSets(torch.utils.data.IterableDataset):
         self.cfg, self.tokenizer, self.n_classes, self.start = cfg, tokenizer, n_classes, start
 
     def __iter__(self) -> Iterator[TrainBatch]:
-        from decider.engine.dataset import load_jsonl
+        from decider.engine.training.dataset import load_jsonl
 
         cfg = self.cfg
         info = torch.utils.data.get_worker_info()
@@ -229,7 +231,7 @@ def batch_loss(model, tb: TrainBatch, bf16: bool):
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
 
-def _lr(cfg: TrainConfig, step: int, total_steps: int, seconds: float = 0.0) -> float:
+def lr_at(cfg: TrainConfig, step: int, total_steps: int, seconds: float = 0.0) -> float:
     """Linear warm-up, then cosine down to min_lr_ratio over the schedule (or the time limit)."""
     if step < cfg.warmup_steps:
         return cfg.lr * (step + 1) / cfg.warmup_steps
@@ -304,7 +306,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     for tb in batches(cfg, tok, model.cfg.n_answers, state["examples"], cfg.workers):
         elapsed = time.time() - started
         for g in opt.param_groups:
-            g["lr"] = _lr(cfg, state["step"], total_steps, seconds0 + elapsed)
+            g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed)
         loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16)
         opt.zero_grad(set_to_none=True)
         loss.backward()

@@ -19,13 +19,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from decider.engine.calibration import expected_calibration_error, fit_temperature
+import torch
+
+from decider.engine.training.calibration import expected_calibration_error, fit_temperature
 from decider.engine.checkpoint import Checkpoint
 from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.corpus import CorpusSpec, DecisionSet, Question, make_sets
-from decider.engine.decode import decode_revealed
+from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_sets
+from decider.engine.request import Question
+from decider.engine.decode import Batch, answer_probs
+from decider.engine.device import autocast_for
+from decider.engine.model import BlockDiffusionModel, PrefixKV
+from decider.engine.tokenizer import EncodedRequest
 from decider.engine.request import DecisionRequest, DecisionResult, DecodeOptions, QuestionSpec
-from decider.engine.tokenizer import answer_classes
+from decider.engine.request import answer_classes
 
 @dataclass
 class Scored:
@@ -34,14 +40,6 @@ class Scored:
     confidence: list[list[float]]
     distributions: list[list[list[float]]]
     passes: list[int]
-
-
-def as_request(context: str, questions: list[Question], policy: str = "parallel",
-               threshold: float = 0.9) -> DecisionRequest:
-    return DecisionRequest(
-        context=context,
-        questions=[QuestionSpec(id=q.id, text=q.text, type=q.kind, options=list(q.options)) for q in questions],
-        options=DecodeOptions(policy=policy, threshold=threshold))
 
 
 def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold: float,
@@ -100,6 +98,44 @@ def summarise(sc: Scored) -> dict:
 def _batched(items: list, size: int):
     for i in range(0, len(items), size):
         yield items[i:i + size]
+
+
+@torch.no_grad()
+def decode_revealed(model: BlockDiffusionModel, requests: list[EncodedRequest],
+                    reveals: list[list[list[int]]], *, temperature: float = 1.0, pad_id: int = 0,
+                    bf16: bool = True) -> list[list[list[torch.Tensor]]]:
+    """For each reveal v, request b and slot i: the answer distribution of slot i when every
+    other slot j holds `reveals[v][b][j]` (an answer class). One prefix pass per request
+    serves every reveal; one block pass covers all variants. Used by the oracle diagnostic
+    (true answers revealed) and the flip test (wrong answers revealed)."""
+    device = next(model.parameters()).device
+    C = model.cfg.n_answers
+    batch = Batch.collate(requests, pad_id, C, device)
+    B, S = batch.positions.shape
+    rows, answers = [], []
+    for revealed in reveals:
+        for b, r in enumerate(requests):
+            for i in range(r.n_slots):
+                row = [model.mask_token] * S
+                for j, cls in enumerate(revealed[b]):
+                    if j != i:
+                        row[j] = cls
+                rows.append(b)
+                answers.append(row)
+    index = torch.tensor(rows, device=device)
+    with autocast_for(device, bf16):
+        prefix: PrefixKV = batch.prefix_forward(model).select(index)
+        logits = model.block_forward(torch.tensor(answers, device=device), batch.positions[index],
+                                     batch.slot_valid[index], prefix, batch.answer_vectors(model)[index])
+        probs = answer_probs(logits, batch.allowed[index], temperature).cpu()
+    out, k = [], 0
+    for _ in reveals:
+        per_request = []
+        for r in requests:
+            per_request.append([probs[k + i, i] for i in range(r.n_slots)])
+            k += r.n_slots
+        out.append(per_request)
+    return out
 
 
 def oracle(ckpt: Checkpoint, sets: list[DecisionSet], temperature: float, batch_size: int = 32,

@@ -19,23 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Literal
-
-BOOLEAN_CHOICES = ("yes", "no")
-
-
-@dataclass(frozen=True)
-class Question:
-    id: str
-    text: str
-    kind: Literal["boolean", "categorical"]
-    options: tuple[str, ...] = ()
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        """What an answer index points into: ("yes", "no") or the options."""
-        return BOOLEAN_CHOICES if self.kind == "boolean" else self.options
-
+from decider.engine.request import Question
 
 @dataclass
 class DecisionSet:

@@ -21,10 +21,10 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_model
 
-from decider.engine.corpus import DecisionSet
-from decider.engine.decode import autocast_for, resolve_device
+from decider.engine.training.corpus import DecisionSet
+from decider.engine.device import autocast_for, resolve_device
 from decider.engine.tokenizer import OPTION_LABELS, DecisionTokenizer
-from decider.engine.train import TrainConfig, _lr, set_at
+from decider.engine.training.train import TrainConfig, lr_at, set_at
 
 IGNORE = -100  # label of tokens the loss skips (the prompt, the padding)
 
@@ -134,7 +134,7 @@ def train_twin(cfg: TrainConfig, tok: DecisionTokenizer, model=None, progress: b
         batch = examples_at(cfg, tok, seen, min(cfg.batch_size, total - seen))
         ids, mask, labels = (t.to(device) for t in collate(batch, tok.pad))
         for g in opt.param_groups:
-            g["lr"] = _lr(cfg, step, total_steps, time.time() - started)
+            g["lr"] = lr_at(cfg, step, total_steps, time.time() - started)
         with autocast_for(device, cfg.bf16):
             loss = answer_loss(model, ids, mask, labels)
         opt.zero_grad(set_to_none=True)

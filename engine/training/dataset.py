@@ -17,9 +17,11 @@ import json
 from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from decider.engine.corpus import DecisionSet, Question
+from decider.engine.training.corpus import DecisionSet
+
+from decider.engine.request import Question
 from decider.engine.request import QuestionSpec
-from decider.engine.tokenizer import MAX_QUESTIONS
+from decider.engine.request import MAX_QUESTIONS
 
 
 class LabelledSet(BaseModel):
