@@ -11,7 +11,7 @@ JSON=${2:-}
 PY=${PY:-python3}
 PKG=$(mktemp -d)
 mkdir "$PKG/decider"
-cp decider/*.py "$PKG/decider/"
+cp -r decider/. "$PKG/decider/"
 ln -s "$PWD/engine" "$PKG/decider/engine"
 ln -s "$PWD/kernels" "$PKG/decider/kernels"
 ln -s "$PWD/clients/python/decider_client" "$PKG/decider_client"

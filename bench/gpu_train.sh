@@ -24,7 +24,7 @@ mkdir -p "$OUT"
 
 PKG=$(mktemp -d)
 mkdir "$PKG/decider"
-cp decider/*.py "$PKG/decider/"
+cp -r decider/. "$PKG/decider/"
 ln -s "$PWD/engine" "$PKG/decider/engine"
 ln -s "$PWD/kernels" "$PKG/decider/kernels"
 export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1

@@ -45,15 +45,14 @@ def attention_case(B=256, L=512, S=8, H=12, D=32, dtype=torch.bfloat16):
 
 
 def torch_path(q, k, v, valid, pk, pv, cu):
-    """What the engine runs without Triton: scores joined over the padded prefix (model.block_attention)."""
-    from decider.engine.model import block_attention as joined
+    """What the engine runs without Triton: the torch block attention over the padded prefix."""
+    from decider.kernels.dispatch import block_attention
     B, S, H, D = q.shape
     L = pk.shape[0] // B
-    pkk = pk.view(B, L, H, D).transpose(1, 2)
+    pkk = pk.view(B, L, H, D).transpose(1, 2)  # (B, H, L, D), a view as the engine keeps it
     pvv = pv.view(B, L, H, D).transpose(1, 2)
-    keys_valid = torch.cat([torch.ones(B, L, dtype=torch.bool, device=q.device), valid], 1)
-    return joined(q.transpose(1, 2).float(), k.transpose(1, 2).float(), v.transpose(1, 2).float(), pkk, pvv,
-                  keys_valid)
+    prefix_valid = torch.ones(B, L, dtype=torch.bool, device=q.device)
+    return block_attention(q, k, v, valid, pkk, pvv, prefix_valid=prefix_valid)
 
 
 def sdpa_padded(q, k, v, valid, pk, pv, cu):

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
 from pathlib import Path
 
+# The README's worked example (docs/examples/interlock.json): what `decider demo` answers by default.
 EXAMPLE = {
+    "request_id": "line-4-check",
     "context": (
         "Pump 3 is running. If pump 3 is running, then valve 7 is open. "
         "Whenever valve 7 is open, tank 2 is pressurized. "
@@ -17,34 +20,29 @@ EXAMPLE = {
         "Fan 5 is not enabled."
     ),
     "questions": [
-        {"id": "pump_running", "text": "Is pump 3 running?", "type": "boolean"},
-        {"id": "valve_open", "text": "Is valve 7 open?", "type": "boolean"},
-        {"id": "tank_pressurized", "text": "Is tank 2 pressurized?", "type": "boolean"},
-        {"id": "line_mode", "text": "What is the mode of line 4?", "type": "categorical",
+        {"id": "valve_open", "text": "Is valve 7 open?", "type": "BOOLEAN"},
+        {"id": "tank_pressurized", "text": "Is tank 2 pressurized?", "type": "BOOLEAN"},
+        {"id": "line_mode", "text": "What is the mode of line 4?", "type": "CATEGORICAL",
          "options": ["manual", "automatic", "maintenance"]},
-        {"id": "fan_enabled", "text": "Is fan 5 enabled?", "type": "boolean"},
+        {"id": "fan_enabled", "text": "Is fan 5 enabled?", "type": "BOOLEAN"},
+        {"id": "drain_open", "text": "Is drain 9 open?", "type": "BOOLEAN"},
     ],
+    "constraints": [
+        {"name": "fan-before-maintenance", "kind": "IMPLIES",
+         "literals": [{"question": "line_mode", "option": "maintenance"}, {"question": "fan_enabled", "option": "yes"}]},
+        {"name": "drain-shut-under-pressure", "kind": "EXCLUDES",
+         "literals": [{"question": "tank_pressurized", "option": "yes"}, {"question": "drain_open", "option": "yes"}]},
+    ],
+    "options": {"min_confidence": 0.8},
 }
 
 
 def cmd_train(args) -> int:
-    import yaml
+    from decider.engine.training.train import load_config, train
 
-    from decider.engine.training.train import TrainConfig, train
-
-    raw = yaml.safe_load(Path(args.config).read_text()) if args.config else {}
-    overrides = {k: v for k, v in {
-        "out": args.out, "init": args.init, "time_limit_min": args.time_limit_min,
-        "threads": args.threads, "seed": args.seed, "batch_size": args.batch_size, "lr": args.lr,
-    }.items() if v is not None}
-    if args.data:
-        overrides["data"] = args.data
-    if args.no_corpus:
-        overrides["use_corpus"] = False
-    if args.examples:
-        stages = raw.get("stages") or [{"max_links": 5, "examples": args.examples}]
-        overrides["stages"] = [{**stages[-1], "examples": args.examples}]
-    cfg = TrainConfig(**{**raw, **overrides})
+    cfg = load_config(args.config, out=args.out, init=args.init, time_limit_min=args.time_limit_min,
+                      threads=args.threads, seed=args.seed, batch_size=args.batch_size, lr=args.lr,
+                      data=args.data, use_corpus=False if args.no_corpus else None, examples=args.examples)
     t0 = time.time()
     train(cfg, progress=not args.quiet)
     print(f"trained in {time.time() - t0:.0f} s; checkpoint in {cfg.out}")
@@ -52,104 +50,62 @@ def cmd_train(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    import json as _json
-
-    from decider.engine.checkpoint import load_checkpoint
-    from decider.engine.training.evaluate import calibrate, evaluate, held_out_sets
+    from decider.engine.training.evaluate import calibrate_checkpoint, evaluate_checkpoint, report_lines
 
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)
-    from decider.engine.device import resolve_device
-
-    ckpt = load_checkpoint(args.checkpoint, device=resolve_device(args.device))
-    log = (lambda m: print(m, file=sys.stderr)) if not args.quiet else None
     if args.fit_temperature:
-        sets = held_out_sets("validation", args.sets)
-        t = calibrate(ckpt, sets, args.threshold)
-        folder = Path(args.checkpoint) if args.checkpoint else None
-        from decider.engine.checkpoint import DEFAULT_CHECKPOINT
-        folder = folder or DEFAULT_CHECKPOINT
-        (folder / "calibration.json").write_text(_json.dumps({"temperature": t, "fitted_on": f"validation:{args.sets}"}, indent=2) + "\n")
-        print(_json.dumps({"temperature": t, "sets": args.sets}))
+        if not args.checkpoint:
+            raise ValueError("--fit-temperature writes calibration.json into the checkpoint it fits: name that "
+                             "folder with --checkpoint (the shipped model is engine/checkpoints/decider-small)")
+        t = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device)
+        print(json.dumps({"temperature": t, "sets": args.sets}))
         return 0
-    if args.data:
-        from decider.engine.training.dataset import load_jsonl
-        sets = load_jsonl(args.data)[: args.sets]
-    else:
-        sets = held_out_sets(args.split, args.sets)
-    t0 = time.time()
-    report = evaluate(ckpt, sets, policies=args.policies.split(","), threshold=args.threshold,
-                      oracle_sets=args.oracle_sets, progress=log)
-    report["settings"].update(split=args.split if not args.data else str(args.data), seconds=round(time.time() - t0))
-    if args.json:
-        print(_json.dumps(report))
-    else:
-        for policy in args.policies.split(","):
-            r = report[policy]
-            print(f"{policy:12s} item {r['per_item_accuracy']:.4f}  all {r['all_correct']:.4f}  "
-                  f"chained {r['all_correct_chained']}  passes {r['forward_passes_mean']:.2f}  ece {r['ece']:.4f}")
-        if "oracle" in report:
-            print(f"{'oracle':12s} item {report['oracle']['per_item_accuracy']:.4f}  "
-                  f"flip sensitivity {report['oracle']['flip_sensitivity']:.4f}")
+    report = evaluate_checkpoint(args.checkpoint, split=args.split, data=args.data, sets=args.sets,
+                                 policies=args.policies.split(","), threshold=args.threshold,
+                                 oracle_sets=args.oracle_sets, device=args.device,
+                                 progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
+    print(json.dumps(report) if args.json else "\n".join(report_lines(report)))
     if args.out:
-        Path(args.out).write_text(_json.dumps(report, indent=2) + "\n")
+        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 
 def cmd_demo(args) -> int:
-    from decider.engine.checkpoint import load_checkpoint
-    from decider.engine.core import EngineCore
+    from decider.convert import pb_from_json, request_from_pb, response_to_pb
+    from decider.engine.core import build_engine
 
-    from decider.convert import request_from_json
-
-    ckpt = load_checkpoint(args.checkpoint)
-    raw = json.loads(Path(args.file).read_text()) if args.file else EXAMPLE
-    raw = {**raw, "options": {**raw.get("options", {}), "policy": args.policy, "threshold": args.threshold}}
-    request = request_from_json(raw)
-    core = EngineCore(ckpt)
-    t0 = time.perf_counter()
-    (result,) = core.decide([request])
-    ms = (time.perf_counter() - t0) * 1000
+    data = _read_request(args.file) if args.file else EXAMPLE
+    request = pb_from_json(_with_options(data, policy=args.policy, threshold=args.threshold,
+                                         min_confidence=args.min_confidence))
+    core = build_engine(args.checkpoint)
+    (result,) = core.decide([request_from_pb(request)])
     print(f"context: {request.context}\n")
-    for q, a in zip(request.questions, result.answers):
-        shown = a.answer if a.status != "undecided" else "UNDECIDED"
-        flag = "  (forced)" if a.status == "forced" else ""
-        print(f"  {q.id:18s} {shown:12s} confidence {a.confidence:.3f}  step {a.step}   {q.text}{flag}")
-    print(f"\njoint confidence {result.joint_confidence:.3f}; {result.forward_passes} forward passes, "
-          f"{ms:.1f} ms on {ckpt.name} ({args.policy})")
+    print_answers(request, response_to_pb(result, core.ckpt.name, core.ckpt.version))
     return 0
 
 
 def cmd_corpus(args) -> int:
     from decider.engine.training.corpus import CorpusSpec, make_sets
-    from decider.engine.training.dataset import to_record
+    from decider.engine.training.dataset import write_jsonl
 
-    out = open(args.out, "w") if args.out else sys.stdout
-    for s in make_sets(CorpusSpec(split=args.split, max_links=args.max_links), args.sets):
-        out.write(json.dumps(to_record(s)) + "\n")
+    with (open(args.out, "w") if args.out else contextlib.nullcontext(sys.stdout)) as out:
+        write_jsonl(make_sets(CorpusSpec(split=args.split, max_links=args.max_links), args.sets), out)
     return 0
 
 
 def cmd_export(args) -> int:
-    import shutil
+    from decider.engine.checkpoint import export_checkpoint
 
-    import torch
-
-    from decider.engine.checkpoint import load_checkpoint, save_checkpoint
-
-    ckpt = load_checkpoint(args.checkpoint)
-    out = save_checkpoint(ckpt, args.out, dtype=torch.bfloat16 if args.dtype == "bf16" else torch.float32)
-    src = Path(args.checkpoint) / "calibration.json"
-    if src.is_file():
-        shutil.copyfile(src, out / "calibration.json")
+    out = export_checkpoint(args.checkpoint, args.out, args.dtype)
     print(f"exported {args.checkpoint} -> {out} ({args.dtype})")
     return 0
 
 
 def cmd_card(args) -> int:
-    from decider.engine.training.card import write_card
     from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+    from decider.engine.training.card import write_card
 
     folder = Path(args.checkpoint) if args.checkpoint else DEFAULT_CHECKPOINT
     path = write_card(folder, json.loads(Path(args.test).read_text()), json.loads(Path(args.novel).read_text()))
@@ -183,11 +139,24 @@ def _client(args):
                          client_certificate=args.cert, client_key=args.key, token=args.token)
 
 
+def _read_request(path: str) -> dict:
+    import yaml
+
+    text = Path(path).read_text()
+    return yaml.safe_load(text) if path.endswith((".yaml", ".yml")) else json.loads(text)
+
+
+def _with_options(data: dict, **options) -> dict:
+    """`data` with the decode options that were given (None = keep the request's own)."""
+    given = {k: v for k, v in options.items() if v is not None}
+    if "policy" in given:
+        given["policy"] = given["policy"].upper()
+    return {**data, "options": {**(data.get("options") or {}), **given}} if given else data
+
+
 def _request_from_args(args) -> dict:
     if args.file:
-        import yaml
-        text = Path(args.file).read_text()
-        data = yaml.safe_load(text) if args.file.endswith((".yaml", ".yml")) else json.loads(text)
+        data = _read_request(args.file)
     else:
         if not args.context or not args.question:
             raise ValueError("give --file request.json, or --context and at least one --question")
@@ -202,16 +171,28 @@ def _request_from_args(args) -> dict:
             else:
                 raise ValueError(f"--question {spec!r}: write 'id|question text' or 'id|question text|opt1,opt2'")
         data = {"context": args.context, "questions": questions}
-    options = data.setdefault("options", {})
-    for key, value in (("min_confidence", args.min_confidence), ("threshold", args.threshold),
-                       ("policy", args.policy and args.policy.upper())):
-        if value is not None:
-            options[key] = value
-    return data
+    return _with_options(data, min_confidence=args.min_confidence, threshold=args.threshold, policy=args.policy)
+
+
+def print_answers(request, response) -> None:
+    """The answer table of `decide` and `demo`: one line per question, then the totals."""
+    from decider_client import pb
+
+    texts = {q.id: q.text for q in request.questions}
+    for a in response.answers:
+        shown = a.choice if a.status != pb.Answer.UNDECIDED else "UNDECIDED"
+        flag = "  (forced)" if a.status == pb.Answer.FORCED else ""
+        print(f"  {a.question_id:18s} {shown:12s} confidence {a.confidence:.3f}  step {a.commit_step}   "
+              f"{texts.get(a.question_id, '')}{flag}")
+    t = response.timings
+    passes = f"{response.forward_passes} forward pass{'' if response.forward_passes == 1 else 'es'}"
+    print(f"\njoint confidence {response.joint_confidence:.3f}; {passes}; "
+          f"queue {t.queue_ms:.1f} ms, prefix {t.prefix_ms:.1f} ms, denoise {t.denoise_ms:.1f} ms "
+          f"({response.model_name} {response.model_version}, request {response.request_id})")
 
 
 def cmd_decide(args) -> int:
-    from decider_client import DeciderError, pb
+    from decider_client import DeciderError
 
     from decider.convert import pb_from_json, to_json
 
@@ -224,17 +205,8 @@ def cmd_decide(args) -> int:
             return 1
     if args.json:
         print(json.dumps(to_json(response)))
-        return 0
-    texts = {q.id: q.text for q in request.questions}
-    for a in response.answers:
-        shown = a.choice if a.status != pb.Answer.UNDECIDED else "UNDECIDED"
-        flag = "  (forced)" if a.status == pb.Answer.FORCED else ""
-        print(f"  {a.question_id:18s} {shown:12s} confidence {a.confidence:.3f}  step {a.commit_step}   "
-              f"{texts.get(a.question_id, '')}{flag}")
-    t = response.timings
-    print(f"\njoint confidence {response.joint_confidence:.3f}; {response.forward_passes} forward passes; "
-          f"queue {t.queue_ms:.1f} ms, prefix {t.prefix_ms:.1f} ms, denoise {t.denoise_ms:.1f} ms "
-          f"({response.model_name} {response.model_version}, request {response.request_id})")
+    else:
+        print_answers(request, response)
     return 0
 
 
@@ -311,7 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--oracle-sets", type=int, default=500,
                    help="run the oracle/flip diagnostic on the first N sets (0 = skip)")
     e.add_argument("--fit-temperature", action="store_true",
-                   help="fit the temperature on the validation split and write calibration.json")
+                   help="fit the temperature on the validation split and write calibration.json into "
+                        "the --checkpoint folder (which must be named)")
     e.add_argument("--json", action="store_true")
     e.add_argument("--out", help="also write the report to this file")
     e.add_argument("--threads", type=int)
@@ -319,11 +292,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
 
-    d = sub.add_parser("demo", help="answer a built-in example (or --file request.json) in-process")
+    d = sub.add_parser("demo", help="answer the README's worked example (or --file request.json) in-process")
     d.add_argument("--checkpoint")
-    d.add_argument("--file")
-    d.add_argument("--policy", default="parallel", choices=["parallel", "sequential"])
-    d.add_argument("--threshold", type=float, default=0.9)
+    d.add_argument("--file", help="request in the proto's JSON mapping (.json, .yaml), as for decide")
+    d.add_argument("--policy", choices=["parallel", "sequential"], help="override the request's policy")
+    d.add_argument("--threshold", type=float, help="override the request's threshold")
+    d.add_argument("--min-confidence", type=float, help="override the request's min_confidence")
     d.set_defaults(func=cmd_demo)
 
     c = sub.add_parser("corpus", help="write generated decision sets as JSONL (the --data format)")

@@ -40,8 +40,9 @@ def request_from_pb(m: pb.DecideRequest) -> DecisionRequest:
 
 def pb_from_json(data: dict) -> pb.DecideRequest:
     """A request in the proto's JSON mapping (camelCase or the proto's own field names);
-    enum names in any case ("boolean" or "BOOLEAN"). Raises DecisionInputError."""
-    data = dict(data)
+    enum names in any case ("boolean" or "BOOLEAN"). A labelled set (`decider corpus`, training
+    data) is a request plus `answers`: they are set aside here. Raises DecisionInputError."""
+    data = {k: v for k, v in data.items() if k != "answers"}
     data["questions"] = [_upper(q, "type") for q in data.get("questions", [])]
     data["constraints"] = [_upper(c, "kind") for c in data.get("constraints", [])]
     if isinstance(data.get("options"), dict):

@@ -101,17 +101,14 @@ class DeciderServer:
         return self.port
 
     def _load(self) -> None:
-        from decider.engine.checkpoint import load_checkpoint
-        from decider.engine.core import EngineConfig, EngineCore
-        from decider.engine.device import resolve_device
+        from decider.engine.core import EngineCore, build_engine
         from decider.kernels.dispatch import backend_name
 
         s = self.settings
 
         def build() -> EngineCore:  # runs on the engine thread, like every step after it
-            ckpt = load_checkpoint(s.checkpoint, device=resolve_device(s.device))
-            core = EngineCore(ckpt, EngineConfig(max_running=s.max_running,
-                                                 prefix_cache_bytes=s.prefix_cache_mb * 2**20))
+            core = build_engine(s.checkpoint, device=s.device, max_running=s.max_running,
+                                prefix_cache_bytes=s.prefix_cache_mb * 2**20)
             if s.warmup:
                 core.decide([WARMUP])
             return core

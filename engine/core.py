@@ -26,19 +26,20 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import torch
 from pydantic import BaseModel, Field
 
-from decider.engine.checkpoint import Checkpoint
+from decider.engine.checkpoint import Checkpoint, load_checkpoint
 from decider.engine.constraints import ConstraintSet
 from decider.engine.decode import Batch
-from decider.engine.device import autocast_for
+from decider.engine.device import Precision, autocast_for, resolve_device
 from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.engine.prefix_cache import PrefixCache, prefix_key
-from decider.engine.request import DecisionRequest, DecisionResult, SlotAnswer, Timings, joint
+from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, SlotAnswer, Timings,
+                                    answer_classes, joint)
 from decider.engine.tokenizer import EncodedRequest
-from decider.engine.request import DecisionInputError, answer_classes
 from decider.kernels import dispatch
 
 
@@ -50,7 +51,8 @@ class EngineConfig(BaseModel):
     bucket_ratio: float = Field(1.25, ge=1.0, description="a prefix pass pads to at most this times the "
                                                           "shortest prefix in it")
     max_prefix_tokens: int = Field(16384, ge=512, description="padded tokens per prefix pass (memory)")
-    bf16: bool = Field(True, description="bf16 autocast where it is fast (CUDA, AMX CPUs)")
+    precision: Precision = Field("auto", description="'auto': bf16 matmuls where they are fast (CUDA, CPUs with "
+                                 "AMX or AVX512-BF16), fp32 elsewhere; 'fp32' or 'bf16' to force one")
 
 
 @dataclass
@@ -225,7 +227,7 @@ class EngineCore:
         batch = Batch.collate([s.enc for s in states], self.tok.pad, self.n_classes, self.device)
         misses = [b for b, s in enumerate(states) if s.prefix is None]
         t0 = time.perf_counter()
-        with autocast_for(self.device, self.config.bf16):
+        with autocast_for(self.device, self.config.precision):
             if len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
                 prefix = batch.prefix_forward(self.model)
             else:
@@ -272,7 +274,7 @@ class EngineCore:
                 open_[b, i] = slot.result is None and cohort.live[b]
             if s.request.options.policy == "parallel":
                 threshold[b] = s.request.options.threshold
-        with autocast_for(self.device, self.config.bf16):
+        with autocast_for(self.device, self.config.precision):
             logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
                                               cohort.prefix, cohort.choices)
         to = self.device
@@ -374,6 +376,16 @@ class EngineCore:
                            [True] * len(alive))
             kept.append(c)
         self.cohorts = kept
+
+
+def build_engine(checkpoint: str | Path | Checkpoint | None = None, *, device: str = "auto",
+                 precision: Precision = "auto", **settings) -> EngineCore:
+    """The one way to get an engine: load `checkpoint` (a folder; default the shipped
+    decider-small) onto `device` ('auto' = CUDA when present) and wrap it in an EngineCore
+    with `precision` and any other EngineConfig field (`max_running`, `prefix_cache_bytes`, ...).
+    The server, batch mode, the CLI and the eval all build theirs here."""
+    ckpt = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint, device=resolve_device(device))
+    return EngineCore(ckpt, EngineConfig(precision=precision, **settings))
 
 
 def _best(dist: list[float], slot: Slot) -> tuple[int, float]:

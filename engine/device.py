@@ -4,6 +4,7 @@ whether bf16 pays on it (CUDA; CPUs with AMX or AVX512-BF16), as an autocast con
 from __future__ import annotations
 
 from contextlib import nullcontext
+from typing import Literal
 
 import torch
 
@@ -26,9 +27,23 @@ def resolve_device(name: str = "auto") -> torch.device:
     return torch.device(name)
 
 
-def autocast_for(device: torch.device | str, enabled: bool = True):
-    """bf16 autocast for the linear layers where it pays (see bf16_is_fast), else a no-op."""
+Precision = Literal["auto", "fp32", "bf16"]
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
+def uses_bf16(device: torch.device | str, precision: Precision | bool = "auto") -> bool:
+    """Whether `precision` means bf16 matmuls on `device`: 'auto' (or True) where bf16 is fast,
+    'bf16' always (slow where it is emulated), 'fp32' (or False) never."""
+    if isinstance(precision, bool):
+        precision = "auto" if precision else "fp32"
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+    return precision == "bf16" or (precision == "auto" and bf16_is_fast(device))
+
+
+def autocast_for(device: torch.device | str, precision: Precision | bool = "auto"):
+    """bf16 autocast for the linear layers when `precision` asks for it (see uses_bf16), else a no-op."""
     device = torch.device(device)
-    if not (enabled and bf16_is_fast(device)):
+    if not uses_bf16(device, precision):
         return nullcontext()
     return torch.autocast(device.type, dtype=torch.bfloat16)

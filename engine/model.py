@@ -30,6 +30,8 @@ import torch.nn.functional as F
 from pydantic import BaseModel, ConfigDict, Field
 from torch import nn
 
+from decider.kernels import dispatch
+
 
 class ModelConfig(BaseModel):
     """Hyper-parameters. Defaults are all-MiniLM-L6-v2's, the warm start of decider-small."""
@@ -131,25 +133,21 @@ class Layer(nn.Module):
         B, H, S, D = a.shape
         return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D)), (k, v)
 
-    def block(self, x, prefix_k, prefix_v, keys_valid):
-        """Block slots x (B, S, dim) attend to the cached prefix (B, H, L, D) and to each other;
-        keys_valid (B, L + S) bool."""
-        q = self._heads(self.query(x))
-        k, v = self.kv(x)
-        with torch.autocast(x.device.type, enabled=False):
-            a = block_attention(q.float(), k.float(), v.float(), prefix_k, prefix_v, keys_valid)
-        B, H, S, D = a.shape
-        return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D))
-
-    def block_packed(self, x, prefix_k, prefix_v, cu_seqlens, max_len, slot_valid):
-        """The same over packed prefix K/V (N, H, D), through the Triton kernel."""
-        from decider.kernels.block_attention.triton import block_attention as kernel
+    def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None):
+        """Block slots x (B, S, dim) attend to their cached prefix and to each other, through
+        kernels.dispatch: prefix K/V padded (B, H, L, D) with prefix_valid (B, L) on the torch
+        path, packed (N, H, D) with cu_seqlens (B + 1,) on the Triton path."""
         B, S, _ = x.shape
         q = self.query(x).view(B, S, self.n_heads, self.head_dim)  # (B, S, H, D)
         k = self.key(x).view(B, S, self.n_heads, self.head_dim)
         v = self.value(x).view(B, S, self.n_heads, self.head_dim)
-        dt = q.dtype
-        a = kernel(q, k.to(dt), v.to(dt), slot_valid, prefix_k.to(dt), prefix_v.to(dt), cu_seqlens, max_len)
+        if cu_seqlens is None:  # torch: fp32 attention even under autocast (see the module docstring)
+            with torch.autocast(x.device.type, enabled=False):
+                a = dispatch.block_attention(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid=prefix_valid)
+        else:
+            dt = q.dtype
+            a = dispatch.block_attention(q, k.to(dt), v.to(dt), slot_valid, prefix_k.to(dt), prefix_v.to(dt),
+                                         cu_seqlens=cu_seqlens, max_prefix_len=max_len, backend="triton")
         return self._rest(x, a.reshape(B, S, -1))
 
     def _rest(self, x, a):
@@ -157,18 +155,6 @@ class Layer(nn.Module):
         a = a.to(x.dtype)
         x = self.attn_norm(x + self.attn_out(a))
         return self.ffn_norm(x + self.ffn_out(F.gelu(self.ffn_in(x))))
-
-
-def block_attention(q, k, v, prefix_k, prefix_v, keys_valid):
-    """Attention of the block's queries over prefix keys then block keys, one softmax.
-    q, k, v (B, H, S, D) fp32; prefix_k, prefix_v (B, H, L, D); keys_valid (B, L + S).
-    Scores are joined, not keys: the cached prefix K/V are read in place, never copied.
-    -> (B, H, S, D) fp32."""
-    L = prefix_k.shape[2]
-    pk, pv = prefix_k.to(q.dtype), prefix_v.to(q.dtype)
-    scores = torch.cat([q @ pk.transpose(-1, -2), q @ k.transpose(-1, -2)], -1) * q.shape[-1] ** -0.5  # (B, H, S, L + S)
-    p = scores.masked_fill(~keys_valid[:, None, None, :], float("-inf")).softmax(-1)
-    return p[..., :L] @ pv + p[..., L:] @ v  # (B, H, S, D)
 
 
 class BlockDiffusionModel(nn.Module):
@@ -258,13 +244,12 @@ class BlockDiffusionModel(nn.Module):
         """answers, positions, slot_valid: (B, S); choices: (B, S, C, dim) from answer_vectors
         -> logits (B, S, C), fp32. `answers` holds a class per slot, or `mask_token` if open."""
         x = self._embed_block(answers, positions, choices)
-        if isinstance(prefix, PackedPrefixKV):  # the Triton path (see decider.kernels.dispatch)
-            for layer, k, v in zip(self.layers, prefix.k, prefix.v):
-                x = layer.block_packed(x, k, v, prefix.cu_seqlens, prefix.max_len, slot_valid)
-            return self._head(x, choices)
-        keys_valid = torch.cat([prefix.valid, slot_valid], 1)  # (B, L + S)
+        packed = isinstance(prefix, PackedPrefixKV)  # the Triton path's layout (see decider.kernels.dispatch)
         for layer, k, v in zip(self.layers, prefix.k, prefix.v):
-            x = layer.block(x, k, v, keys_valid)
+            if packed:
+                x = layer.block(x, k, v, slot_valid, cu_seqlens=prefix.cu_seqlens, max_len=prefix.max_len)
+            else:
+                x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid)
         return self._head(x, choices)
 
     def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices) -> torch.Tensor:

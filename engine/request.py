@@ -97,6 +97,11 @@ class QuestionSpec(BaseModel):
     type: Literal["boolean", "categorical"]
     options: list[str] = Field(default_factory=list)
 
+    @field_validator("type", mode="before")
+    @classmethod
+    def _type(cls, v):
+        return v.lower() if isinstance(v, str) else v  # "BOOLEAN" in the proto's JSON mapping
+
     @model_validator(mode="after")
     def _check(self):
         _utf8(self.id, "question id")

@@ -93,7 +93,7 @@ def test_returned_answers_always_satisfy_the_constraints(tokenizer_path, case):
     questions, constraints, seed, min_conf, policy = case
     request = {"context": "Valve 1 is open.", "questions": questions, "constraints": constraints,
                "options": {"policy": policy, "min_confidence": min_conf}}
-    core = EngineCore(scripted(tokenizer_path, script=adversarial(seed)), EngineConfig(bf16=False))
+    core = EngineCore(scripted(tokenizer_path, script=adversarial(seed)), EngineConfig(precision="fp32"))
     possible = any(satisfied(constraints, questions, a) for a in full_assignments(questions))
     if not possible:
         try:
@@ -118,7 +118,7 @@ def test_returned_answers_always_satisfy_the_constraints(tokenizer_path, case):
 def test_a_named_conflict_is_real_and_minimal(tokenizer_path, case):
     questions, constraints, *_ = case
     named = [dict(c, name=f"k{i}") for i, c in enumerate(constraints)]
-    core = EngineCore(scripted(tokenizer_path, script=adversarial(0)), EngineConfig(bf16=False))
+    core = EngineCore(scripted(tokenizer_path, script=adversarial(0)), EngineConfig(precision="fp32"))
     try:
         core.add_request({"context": "Valve 1 is open.", "questions": questions, "constraints": named})
         return
@@ -141,7 +141,7 @@ def test_lookahead_scales_to_eight_wide_questions(tokenizer_path):
     constraints = [{"kind": "different", "literals": [{"question": f"q{i}", "option": "m0"},
                                                       {"question": f"q{i + 1}", "option": "m0"}]} for i in range(7)]
     constraints += [{"kind": "exactly_one", "literals": [{"question": f"q{i}", "option": f"m{i}"} for i in range(8)]}]
-    core = EngineCore(scripted(tokenizer_path, script=adversarial(1)), EngineConfig(bf16=False))
+    core = EngineCore(scripted(tokenizer_path, script=adversarial(1)), EngineConfig(precision="fp32"))
     t0 = time.perf_counter()
     (r,) = core.decide([{"context": "Line 1 runs.", "questions": questions, "constraints": constraints}])
     assert time.perf_counter() - t0 < 5.0

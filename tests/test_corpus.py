@@ -113,3 +113,19 @@ def test_revealed_answers_stand_in_for_their_deleted_support():
         true2, cat2 = w.solve()
         assert set(true2) == set(true)
         assert {v: c[0] for v, c in cat2.items()} == {v: c[0] for v, c in cat.items()}
+
+
+def test_every_generated_set_is_a_request_the_service_accepts():
+    """Many thousands of sets of every split: non-empty context, valid questions, fits the window."""
+    from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+    from decider.engine.request import as_request
+    from decider.engine.tokenizer import DecisionTokenizer
+
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    for split in ("train", "validation", "test", "novel"):
+        for max_links, count in ((0, 500), (1, 500), (5, 3000)):
+            sets = make_sets(CorpusSpec(split=split, max_links=max_links), count)
+            assert all(s.context.strip() for s in sets), split
+            for s in sets:
+                as_request(s.context, s.questions)
+            tok.encode_batch([(s.context, s.questions) for s in sets])

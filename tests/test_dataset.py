@@ -38,3 +38,14 @@ def test_example_data_file_loads():
     from pathlib import Path
     sets = load_jsonl(Path(__file__).parents[1] / "docs" / "examples" / "decisions.jsonl")
     assert len(sets) >= 3
+
+
+def test_requests_in_the_proto_json_mapping_load_as_labelled_sets(tmp_path):
+    record = {"request_id": "r1", "context": "Valve 7 is open.",
+              "questions": [{"id": "v", "text": "Is valve 7 open?", "type": "BOOLEAN"},
+                            {"id": "m", "text": "Mode?", "type": "CATEGORICAL", "options": ["auto", "manual"]}],
+              "options": {"policy": "PARALLEL"}, "answers": {"v": "yes", "m": "auto"}}
+    path = tmp_path / "sets.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    (s,) = load_jsonl(path)
+    assert s.answers == [0, 0] and s.questions[1].kind == "categorical"

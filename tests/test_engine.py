@@ -21,7 +21,7 @@ def _request(n=3, categorical=0, **options):
 
 
 def _core(tokenizer_path, **kw):
-    return EngineCore(scripted(tokenizer_path, **kw), EngineConfig(bf16=False))
+    return EngineCore(scripted(tokenizer_path, **kw), EngineConfig(precision="fp32"))
 
 
 def test_parallel_commits_everything_above_threshold_in_one_pass(tokenizer_path):

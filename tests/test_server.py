@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pydantic import BaseModel, Field
 from server_util import ServerThread, free_port, make_certs
 
-from decider.cli import EXAMPLE
+from sample_requests import CHAINED as EXAMPLE
 from decider.engine.checkpoint import CheckpointError
 from decider.engine.core import EngineCore
 from decider.engine.training.corpus import CorpusSpec, make_sets

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from decider.cli import EXAMPLE
+from sample_requests import CHAINED as EXAMPLE
 from decider.engine.core import EngineCore
 
 
@@ -50,3 +50,47 @@ def test_eval_cli_prints_the_scripted_interface():
         assert {"per_item_accuracy", "all_correct", "all_correct_chained", "forward_passes_mean", "ece"} <= set(report[policy])
     assert report["sequential"]["forward_passes_mean"] >= report["parallel"]["forward_passes_mean"]
     assert report["parallel"]["per_item_accuracy"] > 0.6  # well above chance on mixed 2..8-way questions
+
+
+def _cli(*args, check=True):
+    return subprocess.run([sys.executable, "-m", "decider.cli", *args], capture_output=True, text=True, check=check)
+
+
+def test_demo_answers_the_readme_worked_example_and_flags_override_only_what_they_name(tmp_path):
+    from decider.cli import EXAMPLE as WORKED
+
+    assert WORKED == json.loads(open("docs/examples/interlock.json").read())  # the README's example
+    out = _cli("demo").stdout
+    assert "line-4-check" in out and "forward pass" in out
+    assert "line_mode" in out and "maintenance" not in out.split("line_mode")[1].split("\n")[0]  # the interlock holds
+    passes = int(out.split("joint confidence")[1].split(";")[1].split()[0])
+    assert (f"{passes} forward pass;" if passes == 1 else f"{passes} forward passes;") in out
+    # a file's own options stay unless a flag names them
+    request = dict(WORKED, options={"policy": "SEQUENTIAL", "min_confidence": 0.8})
+    (tmp_path / "r.json").write_text(json.dumps(request))
+    sequential = _cli("demo", "--file", str(tmp_path / "r.json")).stdout
+    assert "5 forward passes" in sequential  # sequential: one commit per pass, as the file asks
+    assert "5 forward passes" not in _cli("demo", "--file", str(tmp_path / "r.json"), "--policy", "parallel").stdout
+
+
+def test_corpus_output_is_accepted_by_batch_and_decide(tmp_path):
+    """One request format: a labelled set is a request plus its answers."""
+    from decider.batch import BatchConfig, run
+    from decider.engine.training.dataset import load_jsonl
+
+    sets = tmp_path / "sets.jsonl"
+    sets.write_text(_cli("corpus", "--split", "test", "--sets", "4").stdout)
+    summary = run(BatchConfig(input=sets, output=tmp_path / "out.jsonl", progress=False), log=lambda m: None)
+    assert summary.ok and summary.errors_total == 0
+    assert len(load_jsonl(sets)) == 4
+    (tmp_path / "one.json").write_text(sets.read_text().splitlines()[0])
+    assert "joint confidence" in _cli("demo", "--file", str(tmp_path / "one.json")).stdout
+
+
+def test_fit_temperature_writes_only_into_a_named_checkpoint(tmp_path):
+    from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+
+    before = (DEFAULT_CHECKPOINT / "calibration.json").read_text()
+    refused = _cli("eval", "--fit-temperature", "--sets", "8", check=False)
+    assert refused.returncode == 2 and "--checkpoint" in refused.stderr
+    assert (DEFAULT_CHECKPOINT / "calibration.json").read_text() == before

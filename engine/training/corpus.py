@@ -341,6 +341,8 @@ def generate(rng: random.Random, lexicon: Lexicon, domain: str, n_questions: int
         targets.append(lit)
     for _ in range(rng.randint(0, max_extra)):  # sentences nobody asks about
         _distractor(w, rng)
+    while not w.sentences:  # every answer left to the closed world: the service needs a context
+        _distractor(w, rng)
 
     # context order: shuffle sentences, keep indices for support bookkeeping
     order = list(range(len(w.sentences)))

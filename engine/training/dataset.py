@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Iterable, TextIO
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from decider.engine.training.corpus import DecisionSet
@@ -79,3 +80,9 @@ def to_record(s: DecisionSet) -> dict:
                       for q in s.questions],
         "answers": {q.id: q.choices[a] for q, a in zip(s.questions, s.answers)},
     }
+
+
+def write_jsonl(sets: Iterable[DecisionSet], out: TextIO) -> None:
+    """Labelled sets as JSONL: each line a request every command accepts, plus its answers."""
+    for s in sets:
+        out.write(json.dumps(to_record(s)) + "\n")

@@ -16,22 +16,27 @@ If the model ignores the slots, oracle equals independent and sensitivity is ~0.
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
-
-from decider.engine.training.calibration import expected_calibration_error, fit_temperature
-from decider.engine.checkpoint import Checkpoint
-from decider.engine.core import EngineConfig, EngineCore
-from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_sets
-from decider.engine.request import Question
+from decider.engine.checkpoint import Checkpoint, load_checkpoint
+from decider.engine.core import build_engine
 from decider.engine.decode import Batch, answer_probs
-from decider.engine.device import autocast_for
+from decider.engine.device import autocast_for, resolve_device
 from decider.engine.model import BlockDiffusionModel, PrefixKV
+from decider.engine.request import DecisionResult, answer_classes, as_request
 from decider.engine.tokenizer import EncodedRequest
-from decider.engine.request import DecisionRequest, DecisionResult, DecodeOptions, QuestionSpec
-from decider.engine.request import answer_classes
+from decider.engine.training.calibration import (
+    expected_calibration_error,
+    fit_temperature,
+)
+from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_sets
+from decider.engine.training.dataset import load_jsonl
+
 
 @dataclass
 class Scored:
@@ -45,7 +50,7 @@ class Scored:
 def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold: float,
                temperature: float, batch_size: int = 32) -> Scored:
     """Decide every set through the serving engine (continuous batching of `batch_size`)."""
-    core = EngineCore(ckpt, EngineConfig(max_running=batch_size, prefix_cache_bytes=0))
+    core = build_engine(ckpt, max_running=batch_size, prefix_cache_bytes=0)
     core.temperature = temperature
     order = sorted(range(len(sets)), key=lambda i: len(sets[i].context))  # similar lengths share a cohort
     if policy == "independent":  # each question in a request of its own
@@ -197,3 +202,42 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
             dists.append(d)
             labels.append(a)
     return fit_temperature(dists, labels)
+
+
+def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float = 0.9, device: str = "auto") -> float:
+    """Fit the temperature of the checkpoint in `folder` on `sets` validation sets and write it
+    to that folder's calibration.json (only ever the folder named: `decider eval
+    --fit-temperature` needs --checkpoint)."""
+    folder = Path(folder)
+    ckpt = load_checkpoint(folder, device=resolve_device(device))
+    t = calibrate(ckpt, held_out_sets("validation", sets), threshold)
+    (folder / "calibration.json").write_text(
+        json.dumps({"temperature": t, "fitted_on": f"validation:{sets}"}, indent=2) + "\n")
+    return t
+
+
+def evaluate_checkpoint(checkpoint: str | Path | None = None, *, split: str = "test", data: Path | None = None,
+                        sets: int = 2000, policies=("parallel", "sequential", "independent"), threshold: float = 0.9,
+                        oracle_sets: int = 500, device: str = "auto", progress=None) -> dict:
+    """`decider eval`: the report of a checkpoint (default: the shipped one) on `sets` sets of a
+    split, or on the first `sets` labelled sets of a JSONL file."""
+    ckpt = load_checkpoint(checkpoint, device=resolve_device(device))
+    chosen = load_jsonl(data)[:sets] if data else held_out_sets(split, sets)
+    t0 = time.time()
+    report = evaluate(ckpt, chosen, policies=policies, threshold=threshold, oracle_sets=oracle_sets,
+                      progress=progress)
+    report["settings"].update(split=str(data) if data else split, seconds=round(time.time() - t0))
+    return report
+
+
+def report_lines(report: dict) -> list[str]:
+    """The human-readable summary `decider eval` prints."""
+    lines = []
+    for policy in [p for p in ("parallel", "sequential", "independent") if p in report]:
+        r = report[policy]
+        lines.append(f"{policy:12s} item {r['per_item_accuracy']:.4f}  all {r['all_correct']:.4f}  "
+                     f"chained {r['all_correct_chained']}  passes {r['forward_passes_mean']:.2f}  ece {r['ece']:.4f}")
+    if "oracle" in report:
+        lines.append(f"{'oracle':12s} item {report['oracle']['per_item_accuracy']:.4f}  "
+                     f"flip sensitivity {report['oracle']['flip_sensitivity']:.4f}")
+    return lines

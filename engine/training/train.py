@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Iterator
 
 import torch
+import yaml
 import torch.nn.functional as F
 from pydantic import BaseModel, Field
 from safetensors.torch import load_file, save_file
@@ -82,6 +83,18 @@ class TrainConfig(BaseModel):
     seed: int = 0
     bf16: bool = Field(True, description="bf16 autocast for matmuls where fast (CUDA, AMX CPUs)")
     device: str = Field("auto", description="'auto' = CUDA when present, else CPU")
+
+
+def load_config(path: str | Path | None = None, **overrides) -> TrainConfig:
+    """A training config from a YAML file (or the defaults), with `overrides` (flags) on top;
+    `examples` replaces the last stage's length (or makes a one-stage run)."""
+    raw = yaml.safe_load(Path(path).read_text()) if path else {}
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    examples = overrides.pop("examples", None)
+    if examples:
+        stages = raw.get("stages") or [{"max_links": 5, "examples": examples}]
+        overrides["stages"] = [{**stages[-1], "examples": examples}]
+    return TrainConfig(**{**raw, **overrides})
 
 
 @dataclass

@@ -4,7 +4,8 @@ torch reference, over odd sizes, ragged batches, grouped-query heads, splits and
 import pytest
 import torch
 
-from decider.kernels.block_attention.naive import block_attention as reference
+from decider.kernels.block_attention.naive import block_attention as padded_reference
+from decider.kernels.block_attention.naive import pad_prefix
 from decider.kernels.block_attention.triton import block_attention, default_splits
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
@@ -25,6 +26,12 @@ def inputs(lengths, S, H=4, Hkv=4, D=32, dtype=torch.float32, seed=0):
     for b in range(B):  # ragged blocks too: request b uses its first S - (b % S) slots
         slot_valid[b, S - (b % S):] = False
     return q, k, v, slot_valid, prefix_k, prefix_v, cu
+
+
+def reference(q, k, v, slot_valid, prefix_k, prefix_v, cu):
+    """The torch path, given the packed kernel's inputs."""
+    (pk, valid), (pv, _) = pad_prefix(prefix_k, cu), pad_prefix(prefix_v, cu)
+    return padded_reference(q, k, v, slot_valid, pk, pv, valid)
 
 
 def close(out, ref, dtype):
