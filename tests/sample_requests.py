@@ -1,13 +1,10 @@
-"""A plain chained request the tests share (no constraints, no options)."""
+"""A plain chained request the tests share: the README example's context, its chain asked
+link by link, without constraints or options."""
+
+from decider.cli import EXAMPLE
 
 CHAINED = {
-    "context": (
-        "Pump 3 is running. If pump 3 is running, then valve 7 is open. "
-        "Whenever valve 7 is open, tank 2 is pressurized. "
-        "By default, the mode of line 4 is automatic. "
-        "If tank 2 is pressurized, then the mode of line 4 is maintenance. "
-        "Fan 5 is not enabled."
-    ),
+    "context": EXAMPLE["context"],
     "questions": [
         {"id": "pump_running", "text": "Is pump 3 running?", "type": "boolean"},
         {"id": "valve_open", "text": "Is valve 7 open?", "type": "boolean"},
