@@ -62,7 +62,7 @@ def cmd_eval(args) -> int:
         t = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device)
         print(json.dumps({"temperature": t, "sets": args.sets}))
         return 0
-    report = evaluate_checkpoint(args.checkpoint, split=args.split, data=args.data, sets=args.sets,
+    report = evaluate_checkpoint(args.checkpoint, split=args.split, corpus=args.corpus, data=args.data, sets=args.sets,
                                  policies=args.policies.split(","), threshold=args.threshold,
                                  oracle_sets=args.oracle_sets, device=args.device,
                                  progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
@@ -275,7 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("eval", help="accuracy, all-correct, forward passes and ECE per policy")
     e.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
-    e.add_argument("--split", default="test", choices=["validation", "test", "novel"])
+    e.add_argument("--split", default="test", choices=["validation", "test", "novel", "heldout"],
+                   help="novel: names never seen in training; heldout: phrasings never seen (v2 only)")
+    e.add_argument("--corpus", default="v1", choices=["v1", "v2"],
+                   help="v1: the generator's first patterns; v2: v1 plus the families users write")
     e.add_argument("--data", type=Path, help="evaluate on a JSONL file of labelled sets instead")
     e.add_argument("--sets", type=int, default=2000)
     e.add_argument("--policies", default="parallel,sequential,independent")
@@ -383,9 +386,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from decider.engine.checkpoint import CheckpointError
     from decider.engine.request import DecisionInputError
+    from decider.settings import StartupError
     try:
         return args.func(args)
-    except (CheckpointError, DecisionInputError, DeciderError, ValueError, FileNotFoundError) as e:
+    except (CheckpointError, DecisionInputError, DeciderError, StartupError, ValueError, FileNotFoundError) as e:
         print(f"decider: error: {e}", file=sys.stderr)
         return 2
 

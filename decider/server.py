@@ -23,7 +23,7 @@ from decider.auth import TokenAuth
 from decider.metrics import Metrics
 from decider.runner import EngineRunner
 from decider.service import DeciderService, model_info
-from decider.settings import ServerSettings
+from decider.settings import ServerSettings, StartupError
 
 SERVICE = pb.DESCRIPTOR.services_by_name["Decider"].full_name
 log = structlog.get_logger("decider.server")
@@ -62,7 +62,8 @@ class DeciderServer:
                 ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
                 ("grpc.keepalive_permit_without_calls", 1),
                 ("grpc.max_connection_age_ms", int(s.max_connection_age_s * 1000)),
-                ("grpc.max_connection_age_grace_ms", int(s.drain_grace_s * 1000))]
+                ("grpc.max_connection_age_grace_ms", int(s.drain_grace_s * 1000)),
+                ("grpc.so_reuseport", 0)]  # a second server on a taken port must fail, not share it
 
     def _credentials(self):
         s = self.settings
@@ -86,12 +87,23 @@ class DeciderServer:
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
         address = f"{s.host}:{s.port}"
         creds = self._credentials()
-        self.port = (self.server.add_secure_port(address, creds) if creds
-                     else self.server.add_insecure_port(address))
+        if s.port:
+            _check_free(s.host, s.port)
+        try:
+            self.port = (self.server.add_secure_port(address, creds) if creds
+                         else self.server.add_insecure_port(address))
+        except RuntimeError:
+            self.port = 0
         if self.port == 0:
-            raise RuntimeError(f"could not bind {address}")
+            raise StartupError(f"cannot listen on {address}: the port is taken (another decider serve?) or the "
+                            "address is not this machine's; choose another --port or stop the other server")
         if s.metrics_port:
-            self.metrics_server = self.metrics.serve(s.metrics_port, "0.0.0.0" if s.host != "127.0.0.1" else s.host)
+            host = s.metrics_host or s.host
+            try:
+                self.metrics_server = self.metrics.serve(s.metrics_port, host)
+            except OSError as e:
+                raise StartupError(f"cannot listen for metrics on {host}:{s.metrics_port} ({e.strerror}): choose "
+                                "another --metrics-port, or 0 to turn metrics off") from None
         await self.server.start()
         log.info("listening", port=self.port, tls=bool(creds), mutual_tls=bool(s.tls_client_ca),
                  auth=bool(tokens), metrics_port=s.metrics_port)
@@ -135,16 +147,43 @@ class DeciderServer:
             self.metrics_server.shutdown()
         return finished
 
+    async def close(self) -> None:
+        """Release whatever start() opened (a start-up that failed half-way)."""
+        if self.server is not None:
+            await self.server.stop(None)
+        if self.runner:
+            self.runner.stop()
+        if self.metrics_server:
+            self.metrics_server.shutdown()
+
     async def serve_forever(self) -> int:
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await self.start()
+        try:
+            await self.start()
+        except BaseException:
+            await self.close()
+            raise
         await stop.wait()
         log.info("signal received: draining", grace_s=self.settings.drain_grace_s)
         await self.drain()
         return 0
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse a taken port before gRPC tries it (gRPC would log its own error lines first)."""
+    import socket
+
+    for family, kind, proto, _, addr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does: TIME_WAIT is no owner
+            try:
+                probe.bind(addr)
+            except OSError:
+                raise StartupError(f"cannot listen on {host}:{port}: the port is taken (another decider serve?); "
+                                   "choose another --port or stop the other server") from None
 
 
 def serve(settings: ServerSettings) -> int:

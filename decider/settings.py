@@ -14,12 +14,19 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, YamlConfigSettingsSource
 
 
+class StartupError(RuntimeError):
+    """The server cannot start (a listener cannot be opened, the model fails its self-test);
+    `decider serve` prints this message and exits 2."""
+
+
 class ServerSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DECIDER_", extra="forbid")
 
     host: str = Field("127.0.0.1", description="address to listen on (0.0.0.0 for all interfaces)")
     port: int = Field(50051, ge=0, le=65535, description="gRPC port (0 = any free port)")
     metrics_port: int = Field(9090, ge=0, le=65535, description="Prometheus /metrics HTTP port (0 = off)")
+    metrics_host: str | None = Field(None, description="address the metrics endpoint listens on; default the "
+                                                      "gRPC host")
     checkpoint: Path | None = Field(None, description="model folder; default the shipped decider-small")
     device: str = Field("auto", description="'auto' (CUDA when present), 'cpu' or 'cuda'")
     max_queue: int = Field(256, ge=1, description="requests admitted at once (waiting + running); more get "
@@ -64,6 +71,12 @@ class ServerSettings(BaseSettings):
         for path in (self.tls_cert, self.tls_key, self.tls_client_ca, self.tokens_file):
             if path and not Path(path).is_file():
                 raise ValueError(f"{path}: no such file")
+        if (self.tokens is not None or self.tokens_file) and not self.token_set():
+            where = f"tokens_file {self.tokens_file}" if self.tokens_file and self.tokens is None else "tokens"
+            raise ValueError(f"{where} holds no token, which would leave the server open to anyone: give at "
+                             "least one non-blank token, or unset tokens and tokens_file to run without auth")
+        if self.tls_cert:
+            _check_key_pair(self.tls_cert, self.tls_key)
         return self
 
     def token_set(self) -> set[str]:
@@ -74,6 +87,19 @@ class ServerSettings(BaseSettings):
                 if line:
                     tokens.add(line)
         return tokens
+
+
+def _check_key_pair(cert: Path, key: Path) -> None:
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as e:
+        if "KEY_VALUES_MISMATCH" in str(e) or "key values mismatch" in str(e):
+            raise ValueError(f"tls_key {key} does not match the certificate in tls_cert {cert}: give the key "
+                             "the certificate was issued for") from None
+        raise ValueError(f"tls_cert {cert} / tls_key {key}: not a PEM certificate chain and its private key "
+                         f"({e.reason or e})") from None
 
 
 def _loopback(host: str) -> bool:

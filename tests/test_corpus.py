@@ -129,3 +129,20 @@ def test_every_generated_set_is_a_request_the_service_accepts():
             for s in sets:
                 as_request(s.context, s.questions)
             tok.encode_batch([(s.context, s.questions) for s in sets])
+
+
+def test_links_are_the_rules_between_asked_questions():
+    """Each link is a rule of the context whose conditions and conclusion are asked; the true
+    answers never contradict one (and flipping a conclusion does)."""
+    from decider.engine.training.evaluate import contradicts
+
+    sets = [s for s in make_sets(CorpusSpec(split="test"), 300) if s.links]
+    assert len(sets) > 100
+    for s in sets:
+        assert not contradicts(s.links, s.answers)
+    s = next(s for s in sets if all(s.answers[q] == a for q, a in s.links[0][0]))
+    q, a = s.links[0][1]
+    flipped = list(s.answers)
+    flipped[q] = next(k for k in range(len(s.questions[q].choices)) if k != a)
+    assert contradicts(s.links, flipped)
+    assert not contradicts(s.links, [None] * len(s.answers))  # undecided answers contradict nothing

@@ -37,6 +37,10 @@ class DecisionSet:
     support: list[int | None]
     chained: bool  # some question's answer follows from another question's answer
     domain: str = ""
+    # rules of the context between asked questions: ((question, answer index) conditions,
+    # (question, answer index) conclusion); answers that meet every condition but not the
+    # conclusion contradict the context (the eval's consistency figure)
+    links: list[tuple[tuple[tuple[int, int], ...], tuple[int, int]]] = field(default_factory=list)
 
     @property
     def context(self) -> str:
@@ -110,7 +114,14 @@ DOMAINS: dict[str, tuple[Lexicon, Lexicon]] = {
     ),
 }
 
-SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3}
+SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3, "heldout": 4}
+
+# Corpus v2: the v1 patterns above plus the families of engine/training/families/ (the
+# language users write). A mix gives each family's share of the sets.
+FAMILIES = ("v1", "readings", "contracts", "reports", "quantified")
+V1_ONLY: tuple[tuple[str, float], ...] = (("v1", 1.0),)
+V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contracts", 0.2), ("reports", 0.2),
+                                         ("quantified", 0.2))
 
 # ----------------------------------------------------------------------------- templates
 FACT_TRUE = ("{E} is {s}.", "{E} is currently {s}.", "The log shows that {e} is {s}.",
@@ -362,25 +373,88 @@ def generate(rng: random.Random, lexicon: Lexicon, domain: str, n_questions: int
         c[:2] in asked and any(a[:2] in asked for a in ants) for ants, c, _ in w.rules)
     return DecisionSet(
         sentences=[w.sentences[i] for i in order], questions=questions, answers=answers,
-        depth=depths, support=supports, chained=chain_links, domain=domain)
+        depth=depths, support=supports, chained=chain_links, domain=domain,
+        links=_links(w, targets, questions))
+
+
+def _links(w: _World, targets: list[tuple], questions: list[Question]) -> list:
+    """The context's rules whose conditions and conclusion are all asked, as answer literals."""
+    where = {t[:2]: i for i, t in enumerate(targets)}
+
+    def literal(lit: tuple):
+        i = where.get(lit[:2])
+        if i is None:
+            return None
+        if lit[0] == "b":
+            return (i, 0 if lit[2] else 1)
+        options = questions[i].options
+        return (i, options.index(lit[2])) if lit[2] in options else None
+
+    links = []
+    for ants, cons, _ in w.rules:
+        conditions, conclusion = [literal(a) for a in ants], literal(cons)
+        if conclusion is not None and all(c is not None for c in conditions):
+            links.append((tuple(conditions), conclusion))
+    return links
 
 
 @dataclass(frozen=True)
 class CorpusSpec:
-    """What a stream of sets looks like. Curriculum stages change `max_links`."""
+    """What a stream of sets looks like. Curriculum stages change `max_links` and the mix.
+
+    Splits: train / validation / test share phrasings and names; `novel` draws names from
+    the held-out tail of every lexicon; `heldout` phrases every v2 family only with its
+    held-out templates (a fifth of each pattern's phrasings, never used by the other splits),
+    so it measures phrasing the model never saw. v1 has no held-out templates, so the
+    heldout split leaves it out of the mix."""
 
     split: str = "train"
     max_links: int = 5
     chained_fraction: float = 0.7
     eight_fraction: float = 0.5  # share of sets with exactly 8 questions
     max_questions: int = 8
-    max_extra: int = 3  # sentences nobody asks about, at most
+    max_extra: int = 3  # sentences nobody asks about, at most (v1)
+    mix: tuple[tuple[str, float], ...] = V1_ONLY  # (family, weight)
+
+
+def family_of(s: DecisionSet) -> str:
+    """The family a set came from ('v1' for the v1 domains and for team data)."""
+    return s.domain if s.domain in FAMILIES else "v1"
+
+
+def _family_generator(name: str):
+    import importlib
+
+    if name not in FAMILIES or name == "v1":
+        raise ValueError(f"unknown corpus family {name!r}; choose from {list(FAMILIES)}")
+    return importlib.import_module(f"decider.engine.training.families.{name}").generate
 
 
 def make_set(spec: CorpusSpec, index: int) -> DecisionSet:
     """Set number `index` of a split: the same (spec, index) always gives the same set."""
     if spec.split not in SPLIT_OFFSETS:
         raise ValueError(f"unknown split {spec.split!r}; choose one of {sorted(SPLIT_OFFSETS)}")
+    mix = [(f, w) for f, w in spec.mix if w > 0 and not (spec.split == "heldout" and f == "v1")]
+    if not mix:
+        raise ValueError(f"split {spec.split!r} has no family to draw from in the mix {spec.mix}")
+    family = mix[0][0]
+    if len(mix) > 1:
+        pick = random.Random(f"decider:mix:{spec.split}:{index}").random() * sum(w for _, w in mix)
+        for family, w in mix:
+            pick -= w
+            if pick < 0:
+                break
+    if family == "v1":
+        return _make_v1_set(spec, index)
+    from decider.engine.training.families.base import Style
+
+    rng = random.Random(f"decider:{family}:{spec.split}:{spec.max_links}:{spec.max_questions}:{index}")
+    top = min(spec.max_questions, 8)
+    n = top if rng.random() < spec.eight_fraction else rng.randint(1, max(1, top - 1))
+    return _family_generator(family)(rng, Style.for_split(spec.split), n, spec.max_links)
+
+
+def _make_v1_set(spec: CorpusSpec, index: int) -> DecisionSet:
     rng = random.Random(f"decider:{spec.split}:{spec.max_links}:{spec.max_questions}:{index}")
     domain = rng.choice(sorted(DOMAINS))
     seen, novel = DOMAINS[domain]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import torch
@@ -34,7 +34,7 @@ from decider.engine.training.calibration import (
     expected_calibration_error,
     fit_temperature,
 )
-from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_sets
+from decider.engine.training.corpus import V1_ONLY, V2_MIX, CorpusSpec, DecisionSet, family_of, make_sets
 from decider.engine.training.dataset import load_jsonl
 
 
@@ -45,6 +45,7 @@ class Scored:
     confidence: list[list[float]]
     distributions: list[list[list[float]]]
     passes: list[int]
+    chosen: list[list[int | None]]  # answer index per question (None: undecided)
 
 
 def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold: float,
@@ -63,13 +64,14 @@ def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold
     per_set: dict[int, list[DecisionResult]] = {}
     for (i, _), r in zip(jobs, results):
         per_set.setdefault(i, []).append(r)
-    scored = Scored(sets, [], [], [], [])
+    scored = Scored(sets, [], [], [], [], [])
     for i, s in enumerate(sets):
         answers = [a for r in per_set[i] for a in r.answers]
         scored.correct.append([a.index == t for a, t in zip(answers, s.answers)])
         scored.confidence.append([a.confidence for a in answers])
         scored.distributions.append([a.distribution for a in answers])
         scored.passes.append(sum(r.forward_passes for r in per_set[i]))
+        scored.chosen.append([a.index for a in answers])
     return scored
 
 
@@ -86,6 +88,9 @@ def summarise(sc: Scored) -> dict:
     def rate(idx):
         return round(sum(all(sc.correct[i]) for i in idx) / len(idx), 4) if idx else None
 
+    confident = [c for cs, ps in zip(sc.correct, sc.confidence) for c, p in zip(cs, ps) if p >= SELECTIVE]
+    linked = [i for i, s in enumerate(sc.sets) if s.links]
+    contradicted = [i for i in linked if contradicts(sc.sets[i].links, sc.chosen[i])]
     return {
         "sets": len(sc.sets),
         "items": len(items),
@@ -97,7 +102,26 @@ def summarise(sc: Scored) -> dict:
         "forward_passes_8": round(sum(sc.passes[i] for i in eight) / len(eight), 3) if eight else None,
         "ece": round(expected_calibration_error([c for cs in sc.confidence for c in cs], items), 4),
         "by_depth": {d: round(sum(v) / len(v), 4) for d, v in sorted(by_depth.items())},
+        f"selective_accuracy_{SELECTIVE}": round(sum(confident) / len(confident), 4) if confident else None,
+        f"selective_kept_{SELECTIVE}": round(len(confident) / len(items), 4),
+        "linked_sets": len(linked),
+        "rule_contradictions": round(len(contradicted) / len(linked), 4) if linked else None,
     }
+
+
+def summarise_by_family(sc: Scored) -> dict:
+    """The same summary per corpus family (v1, readings, contracts, reports, quantified)."""
+    groups: dict[str, list[int]] = {}
+    for i, s in enumerate(sc.sets):
+        groups.setdefault(family_of(s), []).append(i)
+    return {family: summarise(Scored(*[[getattr(sc, f.name)[i] for i in idx] for f in fields(Scored)]))
+            for family, idx in sorted(groups.items())}
+
+
+def contradicts(links, chosen: list[int | None]) -> bool:
+    """Whether the returned answers meet every condition of a rule of the context but not its conclusion."""
+    return any(all(chosen[q] == a for q, a in conditions) and chosen[concl[0]] is not None
+               and chosen[concl[0]] != concl[1] for conditions, concl in links)
 
 
 def _batched(items: list, size: int):
@@ -171,10 +195,18 @@ def oracle(ckpt: Checkpoint, sets: list[DecisionSet], temperature: float, batch_
             "flip_sensitivity": round(changed / max(total, 1), 4), "items": total}
 
 
-def held_out_sets(split: str, n: int) -> list[DecisionSet]:
-    if split in ("validation", "test", "novel"):
-        return make_sets(CorpusSpec(split=split, max_links=5), n)
-    raise ValueError(f"eval split must be validation, test or novel, got {split!r}")
+SELECTIVE = 0.9  # the min_confidence the selective-accuracy figures keep answers at
+EVAL_SPLITS = ("validation", "test", "novel", "heldout")
+CORPORA = {"v1": V1_ONLY, "v2": V2_MIX}
+
+
+def held_out_sets(split: str, n: int, corpus: str = "v1") -> list[DecisionSet]:
+    """`n` sets of an eval split of corpus v1 (its patterns only) or v2 (the family mix);
+    `heldout` (phrasings never used in training) exists for v2 only."""
+    if split not in EVAL_SPLITS or corpus not in CORPORA or (split == "heldout" and corpus == "v1"):
+        raise ValueError(f"eval split must be one of {EVAL_SPLITS} of corpus v1 or v2 (heldout: v2 only), "
+                         f"got {split!r} of {corpus!r}")
+    return make_sets(CorpusSpec(split=split, max_links=5, mix=CORPORA[corpus]), n)
 
 
 def evaluate(ckpt: Checkpoint, sets: list[DecisionSet], policies=("parallel", "sequential", "independent"),
@@ -184,7 +216,9 @@ def evaluate(ckpt: Checkpoint, sets: list[DecisionSet], policies=("parallel", "s
     for policy in policies:
         if progress:
             progress(f"policy {policy} on {len(sets)} sets")
-        report[policy] = summarise(run_policy(ckpt, sets, policy, threshold, ckpt.temperature, batch_size))
+        scored = run_policy(ckpt, sets, policy, threshold, ckpt.temperature, batch_size)
+        report[policy] = summarise(scored)
+        report[policy]["by_family"] = summarise_by_family(scored)
     if oracle_sets:
         if progress:
             progress(f"oracle and flip test on {min(oracle_sets, len(sets))} sets")
@@ -216,17 +250,19 @@ def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float 
     return t
 
 
-def evaluate_checkpoint(checkpoint: str | Path | None = None, *, split: str = "test", data: Path | None = None,
+def evaluate_checkpoint(checkpoint: str | Path | None = None, *, split: str = "test", corpus: str = "v1",
+                        data: Path | None = None,
                         sets: int = 2000, policies=("parallel", "sequential", "independent"), threshold: float = 0.9,
                         oracle_sets: int = 500, device: str = "auto", progress=None) -> dict:
     """`decider eval`: the report of a checkpoint (default: the shipped one) on `sets` sets of a
     split, or on the first `sets` labelled sets of a JSONL file."""
     ckpt = load_checkpoint(checkpoint, device=resolve_device(device))
-    chosen = load_jsonl(data)[:sets] if data else held_out_sets(split, sets)
+    chosen = load_jsonl(data)[:sets] if data else held_out_sets(split, sets, corpus)
     t0 = time.time()
     report = evaluate(ckpt, chosen, policies=policies, threshold=threshold, oracle_sets=oracle_sets,
                       progress=progress)
-    report["settings"].update(split=str(data) if data else split, seconds=round(time.time() - t0))
+    report["settings"].update(split=str(data) if data else split, corpus=None if data else corpus,
+                              seconds=round(time.time() - t0))
     return report
 
 

@@ -49,6 +49,9 @@ class Stage(BaseModel):
     examples: int = Field(gt=0, description="sets drawn in this stage")
     max_questions: int = Field(8, ge=1, le=8, description="most questions per set")
     max_extra: int = Field(3, ge=0, description="most unasked-about sentences per set")
+    mix: dict[str, float] = Field(default_factory=lambda: {"v1": 1.0},
+                                  description="share of each corpus family (v1, readings, contracts, reports, "
+                                              "quantified) in this stage's sets")
 
 
 class TrainConfig(BaseModel):
@@ -81,6 +84,7 @@ class TrainConfig(BaseModel):
                                    "the schedule (warm-up, cosine) still spans all stages")
     threads: int | None = None
     seed: int = 0
+    version: str = Field("0", description="version of the checkpoint this run writes (fine-tuning runs)")
     bf16: bool = Field(True, description="bf16 autocast for matmuls where fast (CUDA, AMX CPUs)")
     device: str = Field("auto", description="'auto' = CUDA when present, else CPU")
 
@@ -140,7 +144,7 @@ def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet
     for stage in cfg.stages:
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
-                              max_extra=stage.max_extra)
+                              max_extra=stage.max_extra, mix=tuple(stage.mix.items()))
             return make_set(spec, index)
         first += stage.examples
     raise IndexError(f"set {index} is past the schedule's {first} sets")
@@ -295,7 +299,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt = random_init(PRESETS[cfg.preset], pretrained_encoder_dir() / "tokenizer.json", cfg.seed)
     else:  # fine-tune a checkpoint: its own training runs become this one's history
         ckpt = load_checkpoint(cfg.init)
-        ckpt.name, ckpt.version = "decider-small", "0"
+        ckpt.name, ckpt.version = "decider-small", cfg.version
         earlier = ckpt.meta.pop("trained", None)
         ckpt.meta["history"] = ckpt.meta.get("history", []) + ([earlier] if earlier else [])
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
