@@ -12,13 +12,18 @@ _KINDS = {pb.Constraint.IMPLIES: "implies", pb.Constraint.EXCLUDES: "excludes", 
           pb.Constraint.DIFFERENT: "different", pb.Constraint.AT_MOST_ONE: "at_most_one",
           pb.Constraint.AT_LEAST_ONE: "at_least_one", pb.Constraint.EXACTLY_ONE: "exactly_one"}
 _TYPES = {pb.Question.BOOLEAN: "boolean", pb.Question.CATEGORICAL: "categorical"}
+_POLICIES = {pb.DecodeOptions.POLICY_UNSPECIFIED: "parallel", pb.DecodeOptions.PARALLEL: "parallel",
+             pb.DecodeOptions.SEQUENTIAL: "sequential"}
 _STATUS = {"decided": pb.Answer.DECIDED, "forced": pb.Answer.FORCED, "undecided": pb.Answer.UNDECIDED}
 
 
 def request_from_pb(m: pb.DecideRequest) -> DecisionRequest:
     """Validated domain request; raises DecisionInputError naming the field."""
     o = m.options
-    options = {"policy": "sequential" if o.policy == pb.DecodeOptions.SEQUENTIAL else "parallel",
+    if o.policy not in _POLICIES:
+        raise DecisionInputError(f"options.policy: unknown policy {o.policy}; use PARALLEL or SEQUENTIAL",
+                                 field="options.policy")
+    options = {"policy": _POLICIES[o.policy],
                "return_distributions": not o.omit_distributions, "truncate": o.truncate}
     if o.HasField("threshold"):
         options["threshold"] = o.threshold

@@ -15,14 +15,13 @@ import sys
 import grpc
 import structlog
 from decider_client.v1 import decider_pb2 as pb
-from decider_client.v1 import decider_pb2_grpc as pb_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from decider.auth import TokenAuth
 from decider.metrics import Metrics
 from decider.runner import EngineRunner
-from decider.service import DeciderService, model_info
+from decider.service import DeciderService, add_to_server, model_info
 from decider.settings import ServerSettings, StartupError
 
 SERVICE = pb.DESCRIPTOR.services_by_name["Decider"].full_name
@@ -82,7 +81,7 @@ class DeciderServer:
         interceptors = [TokenAuth(tokens)] if tokens else []
         self.server = grpc.aio.server(options=self._options(), interceptors=interceptors)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        pb_grpc.add_DeciderServicer_to_server(self.service, self.server)
+        add_to_server(self.service, self.server)
         await self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING)
         reflection.enable_server_reflection((SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server)
         address = f"{s.host}:{s.port}"

@@ -58,6 +58,45 @@ class Loading(Exception):
     pass
 
 
+class Undecodable:
+    """A request body protobuf cannot parse. The servicer answers it with INVALID_ARGUMENT
+    (a stream with an error item) instead of letting gRPC fail the call with UNKNOWN."""
+
+    def __init__(self, message_type, error: Exception):
+        self.error = DecisionInputError(
+            f"the request body is not a valid {message_type.DESCRIPTOR.full_name} message ({error}); "
+            "send the serialised protobuf message", field="request")
+        self.request_id = ""
+
+
+def _safe(message_type):
+    def parse(data: bytes):
+        try:
+            return message_type.FromString(data)
+        except Exception as e:  # protobuf's DecodeError, or anything a corrupt body raises
+            return Undecodable(message_type, e)
+    return parse
+
+
+def add_to_server(service: "DeciderService", server) -> None:
+    """Register the servicer as the generated add_DeciderServicer_to_server does, but with
+    deserializers that turn an undecodable body into an `Undecodable` the handlers answer."""
+    handlers = {
+        "Decide": grpc.unary_unary_rpc_method_handler(
+            service.Decide, request_deserializer=_safe(pb.DecideRequest),
+            response_serializer=pb.DecideResponse.SerializeToString),
+        "DecideStream": grpc.stream_stream_rpc_method_handler(
+            service.DecideStream, request_deserializer=_safe(pb.DecideRequest),
+            response_serializer=pb.DecideStreamResponse.SerializeToString),
+        "GetModelInfo": grpc.unary_unary_rpc_method_handler(
+            service.GetModelInfo, request_deserializer=_safe(pb.GetModelInfoRequest),
+            response_serializer=pb.ModelInfo.SerializeToString),
+    }
+    name = pb.DESCRIPTOR.services_by_name["Decider"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
+    server.add_registered_method_handlers(name, handlers)
+
+
 class DeciderService(pb_grpc.DeciderServicer):
     """Registered before the model loads (so health and reflection answer at once); calls
     get UNAVAILABLE until `attach` hands it the running engine."""
@@ -73,6 +112,8 @@ class DeciderService(pb_grpc.DeciderServicer):
         self.runner, self.info = runner, info
 
     async def _decide(self, m: pb.DecideRequest, deadline: float | None) -> pb.DecideResponse:
+        if isinstance(m, Undecodable):
+            raise m.error
         if self.runner is None:
             raise Loading("the model is still loading; retry shortly")
         request = request_from_pb(m)
@@ -164,6 +205,8 @@ class DeciderService(pb_grpc.DeciderServicer):
                 t.cancel()
 
     async def GetModelInfo(self, request, context):
+        if isinstance(request, Undecodable):
+            await context.abort_with_status(rpc_status.to_status(_status_of(request.error)))
         if self.info is None:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the model is still loading; retry shortly")
         return self.info

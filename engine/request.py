@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 
 MAX_QUESTIONS = 8
 MAX_OPTIONS = 16
+MAX_REQUEST_ID = 128  # ids travel back as gRPC metadata (x-request-id): printable ASCII, bounded
 N_ANSWER_CLASSES = 2 + MAX_OPTIONS  # shared by all questions: 0 = yes, 1 = no, 2 + k = option k
 YES, NO = 0, 1
 BOOLEAN_CHOICES = ("yes", "no")
@@ -155,6 +156,19 @@ class DecisionRequest(BaseModel):
         _utf8(v, "context")
         if not v.strip():
             raise ValueError("context is empty: give the facts and rules the questions are about")
+        return v
+
+    @field_validator("request_id")
+    @classmethod
+    def _request_id(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        if len(v) > MAX_REQUEST_ID:
+            raise ValueError(f"request_id is {len(v)} characters long; at most {MAX_REQUEST_ID}")
+        bad = next((c for c in v if not " " <= c <= "~"), None)
+        if bad is not None or not v.strip():
+            raise ValueError(f"request_id must be printable ASCII (letters, digits, punctuation, spaces), got "
+                             f"{'a blank id' if bad is None else repr(bad)}; it comes back as gRPC metadata")
         return v
 
     @field_validator("questions")
