@@ -20,6 +20,8 @@ class Metrics:
         self.batch = Gauge("decider_batch_size", "Requests running in the last engine step", registry=r)
         self.depth = Gauge("decider_queue_depth", "Requests in the engine (waiting + running)", registry=r)
         self.cache_hits = Gauge("decider_prefix_cache_hits", "Prefix cache hits since start", registry=r)
+        self.engine_failures = Counter("decider_engine_failures_total", "Engine threads that died (the server "
+                                       "then stops serving and exits 1)", registry=r)
         self.cache_misses = Gauge("decider_prefix_cache_misses", "Prefix cache misses since start", registry=r)
 
     def observe_step(self, core) -> None:

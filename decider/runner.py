@@ -45,6 +45,10 @@ class Draining(Exception):
     pass
 
 
+class EngineFailed(Exception):
+    """The engine thread died: every waiter and every later caller gets this at once."""
+
+
 @dataclass
 class _Pending:
     rid: str
@@ -56,8 +60,10 @@ class _Pending:
 
 
 class EngineRunner:
-    def __init__(self, build: Callable[[], EngineCore], max_queue: int, on_step=None):
-        self.build, self.max_queue, self.on_step = build, max_queue, on_step
+    def __init__(self, build: Callable[[], EngineCore], max_queue: int, on_step=None,
+                 on_failure: Callable[[BaseException], None] | None = None):
+        self.build, self.max_queue, self.on_step, self.on_failure = build, max_queue, on_step, on_failure
+        self.failed: BaseException | None = None
         self.core: EngineCore | None = None
         self.built = threading.Event()
         self.build_error: BaseException | None = None
@@ -90,6 +96,9 @@ class EngineRunner:
         """Queue a validated request; the future resolves to a DecisionResult or raises."""
         loop = asyncio.get_running_loop()
         with self.lock:
+            if self.failed is not None:
+                raise EngineFailed(f"the engine failed ({self.failed!r}); this server is going down: "
+                                   "retry on another replica")
             if self.draining:
                 raise Draining("the server is draining; retry on another replica")
             if rid in self.pending:
@@ -148,11 +157,14 @@ class EngineRunner:
                     self.wake.wait(timeout=0.5)
                     self.wake.clear()
         except BaseException as e:  # a bug in the engine: fail every waiter loudly, never hang them
-            log.exception("engine thread died")
-            with self.lock:
+            with self.lock:  # from here on submit() refuses at once
+                self.failed = e
                 waiting = list(self.pending.values())
             for p in waiting:
-                self._resolve(p, error=RuntimeError(f"engine failure: {e!r}"))
+                self._resolve(p, error=EngineFailed(f"the engine failed ({e!r}); retry on another replica"))
+            if self.on_failure:
+                self.on_failure(e)
+            log.exception("engine thread died")  # after the waiters are told: formatting may be slow
 
     def _take_inbox(self) -> None:
         while self.inbox:

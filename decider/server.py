@@ -27,8 +27,25 @@ from decider.settings import ServerSettings, StartupError
 SERVICE = pb.DESCRIPTOR.services_by_name["Decider"].full_name
 log = structlog.get_logger("decider.server")
 
-WARMUP = {"context": "Pump 3 is running. If pump 3 is running, then valve 7 is open.",
-          "questions": [{"id": "valve", "text": "Is valve 7 open?", "type": "boolean"}]}
+# Before SERVING the model answers a request whose answers are stated in its context: a
+# checkpoint that inverts yes/no, reads the wrong heads or holds damaged weights fails here.
+SELF_TEST = {"context": "Pump 3 is running. Valve 7 is not open. The mode of line 4 is manual.",
+             "questions": [{"id": "pump", "text": "Is pump 3 running?", "type": "boolean"},
+                           {"id": "valve", "text": "Is valve 7 open?", "type": "boolean"},
+                           {"id": "mode", "text": "What is the mode of line 4?", "type": "categorical",
+                            "options": ["manual", "automatic", "maintenance"]}]}
+SELF_TEST_ANSWERS = {"pump": "yes", "valve": "no", "mode": "manual"}
+
+
+def self_test(core) -> None:
+    """Raise StartupError unless the engine answers SELF_TEST right and with confidence."""
+    (result,) = core.decide([SELF_TEST])
+    wrong = [f"{a.question}: {a.answer} ({a.confidence:.2f})" for a in result.answers
+             if a.answer != SELF_TEST_ANSWERS[a.question] or not a.confidence > 0.5]
+    if wrong:
+        raise StartupError(f"the model failed its self-test on stated facts (expected "
+                           f"{SELF_TEST_ANSWERS}, got {', '.join(wrong)}): the checkpoint is damaged or does not "
+                           "match its config.json")
 
 
 def configure_logging(level: str = "info") -> None:
@@ -52,6 +69,8 @@ class DeciderServer:
         self.server: grpc.aio.Server | None = None
         self.port = 0
         self.metrics_server = None
+        self.stopping = asyncio.Event()
+        self.exit_code = 0
 
     def _options(self):
         s = self.settings
@@ -77,6 +96,7 @@ class DeciderServer:
     async def start(self) -> int:
         """Bind and serve health/reflection at once; load and warm the model; then SERVING."""
         s = self.settings
+        self.loop = asyncio.get_running_loop()
         tokens = s.token_set()
         interceptors = [TokenAuth(tokens)] if tokens else []
         self.server = grpc.aio.server(options=self._options(), interceptors=interceptors)
@@ -120,13 +140,26 @@ class DeciderServer:
         def build() -> EngineCore:  # runs on the engine thread, like every step after it
             core = build_engine(s.checkpoint, device=s.device, max_running=s.max_running,
                                 prefix_cache_bytes=s.prefix_cache_mb * 2**20)
-            if s.warmup:
-                core.decide([WARMUP])
+            if s.self_test:
+                self_test(core)
+            elif s.warmup:
+                core.decide([SELF_TEST])
             return core
 
-        self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step)
+        self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step,
+                                   on_failure=lambda e: self.loop.call_soon_threadsafe(self._engine_failed, e))
         core = self.runner.start()
         self.service.attach(self.runner, model_info(core, backend_name(core.device)))
+
+    def _engine_failed(self, error: BaseException) -> None:
+        """On the event loop: the engine thread died. Waiters have their error already; stop
+        reporting SERVING, count it, and shut down with exit code 1 so that the orchestrator
+        starts a fresh process."""
+        self.metrics.engine_failures.inc()
+        log.error("engine failed: not serving, shutting down", error=repr(error))
+        self.loop.create_task(self._set_health(health_pb2.HealthCheckResponse.NOT_SERVING))
+        self.exit_code = 1
+        self.stopping.set()
 
     async def _set_health(self, status) -> None:
         for name in ("", SERVICE):
@@ -157,18 +190,17 @@ class DeciderServer:
 
     async def serve_forever(self) -> int:
         loop = asyncio.get_running_loop()
-        stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, self.stopping.set)
         try:
             await self.start()
         except BaseException:
             await self.close()
             raise
-        await stop.wait()
-        log.info("signal received: draining", grace_s=self.settings.drain_grace_s)
+        await self.stopping.wait()
+        log.info("stopping: draining", grace_s=self.settings.drain_grace_s, exit_code=self.exit_code)
         await self.drain()
-        return 0
+        return self.exit_code
 
 
 def _check_free(host: str, port: int) -> None:

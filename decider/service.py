@@ -5,6 +5,7 @@ Errors map to status codes in one place (`_status_of`):
   QueueFull          -> RESOURCE_EXHAUSTED with a google.rpc.QuotaFailure
   DeadlineExceeded   -> DEADLINE_EXCEEDED
   Draining           -> UNAVAILABLE (clients retry on another replica)
+  EngineFailed       -> UNAVAILABLE (the engine thread died; the server goes down)
   anything else      -> INTERNAL (logged with the request id)
 """
 
@@ -26,7 +27,7 @@ from grpc_status import rpc_status
 from decider.convert import request_from_pb, response_to_pb
 from decider.engine.request import DecisionInputError, MAX_OPTIONS, MAX_QUESTIONS
 from decider.metrics import Metrics
-from decider.runner import DeadlineExceeded, Draining, EngineRunner, QueueFull
+from decider.runner import DeadlineExceeded, Draining, EngineFailed, EngineRunner, QueueFull
 
 log = structlog.get_logger("decider.service")
 
@@ -43,7 +44,7 @@ def _status_of(e: BaseException) -> status_pb2.Status:
         return status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=str(e), details=[detail])
     if isinstance(e, DeadlineExceeded):
         return status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=str(e))
-    if isinstance(e, (Draining, Loading)):
+    if isinstance(e, (Draining, Loading, EngineFailed)):
         return status_pb2.Status(code=code_pb2.UNAVAILABLE, message=str(e))
     if isinstance(e, ValueError):  # e.g. a duplicate in-flight request id
         return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(e))

@@ -49,6 +49,8 @@ class ServerSettings(BaseSettings):
                                         "this long, so clients re-resolve DNS and spread over new replicas")
     log_level: str = Field("info", description="debug, info, warning or error")
     warmup: bool = Field(True, description="run one request through the model before reporting SERVING")
+    self_test: bool = Field(True, description="before SERVING, check that the model answers a request about "
+                                              "stated facts right; refuse to start if not")
 
     @classmethod
     def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings,

@@ -11,6 +11,7 @@ Loading accepts safetensors only and names the file and field of anything wrong.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from decider.engine.model import BlockDiffusionModel, ModelConfig, hf_bert_state_dict
+from decider.engine.request import MAX_OPTIONS, N_ANSWER_CLASSES
 from decider.engine.tokenizer import DecisionTokenizer
 
 DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "decider-small"
@@ -71,6 +73,7 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
 
     raw = _read_json(folder / "config.json")
     meta = {k: raw.pop(k) for k in ("name", "version", "trained", "history") if k in raw}
+    recorded = raw.pop("fingerprint", None)
     try:
         cfg = ModelConfig(**raw)
     except ValidationError as e:
@@ -78,10 +81,19 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
         where = ".".join(str(p) for p in err["loc"])
         raise CheckpointError(f"{folder / 'config.json'}: field '{where}': {err['msg']}") from None
 
+    if cfg.n_answers != N_ANSWER_CLASSES:
+        raise CheckpointError(f"{folder / 'config.json'}: field 'n_answers' is {cfg.n_answers}; the engine "
+                              f"serves {N_ANSWER_CLASSES} answer classes (yes, no and {MAX_OPTIONS} options)")
+    if recorded is not None and recorded != fingerprint(weights, cfg):
+        raise CheckpointError(f"{folder}: model.safetensors or the model fields of config.json changed since the "
+                              "checkpoint was saved (fingerprint mismatch): restore them or export it again")
     try:
         tensors = load_file(str(weights))
     except (SafetensorError, OSError) as e:
         raise CheckpointError(f"{weights}: cannot read safetensors ({e})") from None
+    bad = next((k for k, t in tensors.items() if t.is_floating_point() and not torch.isfinite(t).all()), None)
+    if bad is not None:
+        raise CheckpointError(f"{weights}: tensor '{bad}' holds NaN or infinite values")
 
     with torch.device("meta"):
         model = BlockDiffusionModel(cfg)
@@ -109,6 +121,10 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
     if tokenizer.vocab_size != cfg.vocab_size:
         raise CheckpointError(f"{tok_path}: vocabulary has {tokenizer.vocab_size} tokens, "
                               f"config.json field 'vocab_size' says {cfg.vocab_size}")
+    for word, field_name in (("yes", "yes_token"), ("no", "no_token")):
+        if tokenizer.word_id(word) != getattr(cfg, field_name):
+            raise CheckpointError(f"{folder / 'config.json'}: field '{field_name}' is {getattr(cfg, field_name)}, "
+                                  f"but the tokenizer's id of '{word}' is {tokenizer.word_id(word)}")
 
     temperature = 1.0
     if (folder / "calibration.json").is_file():
@@ -132,12 +148,24 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
     tmp.replace(folder / "model.safetensors")
     kept = {k: v for k, v in ckpt.meta.items() if k != "calibrated_on"}  # that one lives in calibration.json
     meta = {"name": ckpt.name, "version": ckpt.version, **kept, **(extra_meta or {})}
-    config = {**ckpt.model.cfg.model_dump(), **meta}
+    config = {**ckpt.model.cfg.model_dump(), **meta, "fingerprint": fingerprint(folder / "model.safetensors",
+                                                                                ckpt.model.cfg)}
     (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     (folder / "calibration.json").write_text(json.dumps({"temperature": ckpt.temperature}, indent=2) + "\n")
     if ckpt.tokenizer.path.resolve() != (folder / "tokenizer.json").resolve():
         shutil.copyfile(ckpt.tokenizer.path, folder / "tokenizer.json")
     return folder
+
+
+def fingerprint(weights: Path, cfg: ModelConfig) -> str:
+    """sha256 of the weights file and the model fields of the config: recorded when a checkpoint
+    is saved, checked when it is loaded, so that flipped bits or an edited config.json (say, its
+    yes/no token ids or head count) are refused instead of served."""
+    h = hashlib.sha256(json.dumps(cfg.model_dump(), sort_keys=True).encode())
+    with open(weights, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def export_checkpoint(src: str | Path, out: str | Path, dtype: str = "bf16") -> Path:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from torch import nn
 
 from decider.kernels import dispatch
@@ -51,6 +51,15 @@ class ModelConfig(BaseModel):
     no_token: int = Field(2053, description="vocabulary id of 'no'")
     max_questions: int = Field(8, description="slots per block; question i's tokens and slot i share a learned embedding")
     norm_eps: float = 1e-12
+
+    @model_validator(mode="after")
+    def _heads(self):
+        if self.dim % self.n_heads:
+            raise ValueError(f"dim {self.dim} is not a multiple of n_heads {self.n_heads}")
+        for name in ("yes_token", "no_token"):
+            if not 0 <= getattr(self, name) < self.vocab_size:
+                raise ValueError(f"{name} {getattr(self, name)} is outside the vocabulary (0..{self.vocab_size - 1})")
+        return self
 
     @property
     def head_dim(self) -> int:

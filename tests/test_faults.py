@@ -20,8 +20,9 @@ def serve(*flags: str, timeout: float = 120) -> subprocess.CompletedProcess:
 
 
 def one_clear_line(out: subprocess.CompletedProcess, *words: str) -> None:
+    """Exit 2 and, besides the server's JSON log lines, one line that says what is wrong."""
     assert out.returncode == 2, out.stderr
-    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    lines = [line for line in out.stderr.splitlines() if line.strip() and not line.startswith("{")]
     assert len(lines) == 1 and lines[0].startswith("decider: error:"), out.stderr  # no traceback
     for word in words:
         assert word in lines[0], lines[0]
@@ -135,3 +136,95 @@ def test_an_unknown_policy_is_refused(server):
     with DeciderClient(server.target, timeout=30) as client, pytest.raises(DeciderError) as e:
         client.decide_request(request)
     assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT and "options.policy" in str(e.value)
+
+
+# -- a damaged or wrong checkpoint is refused, with one line --------------------------------
+
+def _copy_shipped(tmp_path):
+    import shutil
+
+    from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+
+    folder = tmp_path / "ckpt"
+    shutil.copytree(DEFAULT_CHECKPOINT, folder)
+    return folder
+
+
+def _edit_config(folder, **fields):
+    import json
+
+    raw = json.loads((folder / "config.json").read_text())
+    raw.update(fields)
+    raw = {k: v for k, v in raw.items() if v is not None}
+    (folder / "config.json").write_text(json.dumps(raw))
+
+
+def _flip_bits(folder, offset: int = 4_000_000):
+    data = bytearray((folder / "model.safetensors").read_bytes())
+    for k in range(64):
+        data[offset + k] ^= 0x40
+    (folder / "model.safetensors").write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda f: _edit_config(f, yes_token=2053, no_token=2748), "fingerprint"),   # yes/no swapped
+    (lambda f: _edit_config(f, n_heads=6), "fingerprint"),
+    (lambda f: _edit_config(f, n_heads=7), "n_heads"),
+    (lambda f: _edit_config(f, yes_token=10**6), "yes_token"),
+    (lambda f: _edit_config(f, n_answers=2), "n_answers"),
+    (lambda f: _flip_bits(f), "fingerprint"),
+    (lambda f: (_edit_config(f, fingerprint=None), _edit_config(f, yes_token=2053, no_token=2748)), "yes_token"),
+])
+def test_a_wrong_or_damaged_checkpoint_is_refused_with_one_line(tmp_path, damage, words):
+    folder = _copy_shipped(tmp_path)
+    damage(folder)
+    one_clear_line(serve("--checkpoint", str(folder)), words)
+
+
+def test_a_model_that_fails_its_self_test_is_not_served(tmp_path):
+    """Weights with no recorded fingerprint, inverted answer head: loads, but answers wrong."""
+    from safetensors.torch import load_file, save_file
+
+    folder = _copy_shipped(tmp_path)
+    _edit_config(folder, fingerprint=None)
+    tensors = load_file(folder / "model.safetensors")
+    tensors["head_out.weight"] = -tensors["head_out.weight"]
+    tensors["head_bias"] = -tensors["head_bias"]
+    save_file(tensors, folder / "model.safetensors")
+    one_clear_line(serve("--checkpoint", str(folder)), "self-test")
+
+
+# -- a dead engine thread never leaves callers hanging ---------------------------------------
+
+def test_a_dead_engine_fails_every_caller_at_once_and_stops_serving():
+    import time
+    import urllib.request
+
+    import grpc
+    from decider_client import DeciderClient, build_request, pb
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    request = build_request("Valve 7 is open.", [pb.Question(id="v", text="Is valve 7 open?", type=pb.Question.BOOLEAN)])
+    from decider_client.v1 import decider_pb2_grpc as pb_grpc
+
+    with ServerThread(metrics_port=free_port()) as s:
+        with DeciderClient(s.target, timeout=30) as client:
+            assert client.decide_request(request).answers[0].choice == "yes"
+        s.server.runner.core.model.layers[0].query = None  # the fault: the next step raises
+        # a bare stub (the client would retry UNAVAILABLE): the call that kills the engine, then
+        # calls after its death, each answered at once
+        with grpc.insecure_channel(s.target, options=[("grpc.enable_retries", 0)]) as channel:
+            for _ in range(3):
+                t0 = time.monotonic()
+                with pytest.raises(grpc.RpcError) as e:
+                    pb_grpc.DeciderStub(channel).Decide(request, timeout=30)
+                assert e.value.code() == grpc.StatusCode.UNAVAILABLE and time.monotonic() - t0 < 5
+        deadline = time.monotonic() + 10
+        while not s.server.stopping.is_set() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert s.server.stopping.is_set() and s.server.exit_code == 1
+        with grpc.insecure_channel(s.target) as channel:
+            status = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10).status
+        assert status == health_pb2.HealthCheckResponse.NOT_SERVING
+        metrics = urllib.request.urlopen(f"http://127.0.0.1:{s.server.settings.metrics_port}/metrics").read().decode()
+        assert "decider_engine_failures_total 1.0" in metrics
