@@ -84,9 +84,6 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
     if cfg.n_answers != N_ANSWER_CLASSES:
         raise CheckpointError(f"{folder / 'config.json'}: field 'n_answers' is {cfg.n_answers}; the engine "
                               f"serves {N_ANSWER_CLASSES} answer classes (yes, no and {MAX_OPTIONS} options)")
-    if recorded is not None and recorded != fingerprint(weights, cfg):
-        raise CheckpointError(f"{folder}: model.safetensors or the model fields of config.json changed since the "
-                              "checkpoint was saved (fingerprint mismatch): restore them or export it again")
     try:
         tensors = load_file(str(weights))
     except (SafetensorError, OSError) as e:
@@ -125,6 +122,10 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
         if tokenizer.word_id(word) != getattr(cfg, field_name):
             raise CheckpointError(f"{folder / 'config.json'}: field '{field_name}' is {getattr(cfg, field_name)}, "
                                   f"but the tokenizer's id of '{word}' is {tokenizer.word_id(word)}")
+
+    if recorded is not None and recorded != fingerprint(weights, cfg):
+        raise CheckpointError(f"{folder}: model.safetensors or the model fields of config.json changed since the "
+                              "checkpoint was saved (fingerprint mismatch): restore them or export it again")
 
     temperature = 1.0
     if (folder / "calibration.json").is_file():

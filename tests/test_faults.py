@@ -167,7 +167,7 @@ def _flip_bits(folder, offset: int = 4_000_000):
 
 
 @pytest.mark.parametrize("damage, words", [
-    (lambda f: _edit_config(f, yes_token=2053, no_token=2748), "fingerprint"),   # yes/no swapped
+    (lambda f: _edit_config(f, yes_token=2053, no_token=2748), "yes_token"),   # yes/no swapped
     (lambda f: _edit_config(f, n_heads=6), "fingerprint"),
     (lambda f: _edit_config(f, n_heads=7), "n_heads"),
     (lambda f: _edit_config(f, yes_token=10**6), "yes_token"),
