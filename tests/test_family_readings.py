@@ -1,0 +1,384 @@
+"""Corpus-v2 family `readings`: exact comparisons on hand-built cases, forward chaining and
+supports on hand-built worlds, and the generated sets (service limits, balance, held-out
+phrasings, novel lexicon, determinism)."""
+
+import random
+import re
+from collections import Counter
+from decimal import Decimal
+
+import pytest
+
+from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+from decider.engine.request import as_request
+from decider.engine.tokenizer import DecisionTokenizer
+from decider.engine.training.families import readings as R
+from decider.engine.training.families.base import Style, held_out_templates, is_held_out
+
+STYLES = (Style(), Style(heldout=True), Style(novel=True))
+
+
+# ----------------------------------------------------------------------------- exact comparisons
+@pytest.mark.parametrize("op, x, t, want", [
+    (">", "131.5", "131.5", False), (">=", "131.5", "131.5", True),     # equal to the threshold
+    ("<", "131.5", "131.5", False), ("<=", "131.5", "131.5", True),
+    (">", "131.6", "131.5", True), ("<", "131.4", "131.5", True),
+    (">", "128", "128.0", False), (">=", "128.0", "128", True),         # integers vs decimals
+    ("<=", "0.80", "0.8", True), ("<", "0.8", "0.80", False), (">", "0.81", "0.8", True),
+    (">=", "1,480", "1480", True), (">", "1,480", "1479.9", True),       # thousands separators
+])
+def test_threshold_comparisons_are_exact(op, x, t, want):
+    assert R.compare(op, x, t) is want
+
+
+def test_between_is_inclusive_and_outside_is_its_complement():
+    for x, want in [("2.0", True), ("2", True), ("3.5", True), ("3.50", True), ("2.7", True),
+                    ("1.99", False), ("3.51", False)]:
+        assert R.compare("between", x, "2.0", "3.5") is want
+        assert R.compare("outside", x, "2.0", "3.5") is (not want)
+    assert R.compare("between", "3", "3.5", "2.0")  # ends in either order
+
+
+def test_within_x_of_the_set_point_holds_at_exactly_x():
+    for x, want in [("3.5", True), ("2.5", True), ("3.0", True), ("3.50", True), ("3.51", False), ("2.49", False)]:
+        assert R.compare("within", x, "3.0", "0.5") is want
+        assert R.compare("beyond", x, "3.0", "0.5") is (not want)
+
+
+def test_percent_of_rated_is_exact():
+    assert R.percent_of(110, 40) == Decimal("44")
+    assert not R.compare(">", "44.0", R.percent_of(110, "40"))   # "above 110% of rated (40 A)" at 44.0 A
+    assert R.compare(">=", "44.0", R.percent_of(110, "40"))
+    assert R.percent_of(115, "37") == Decimal("42.55")
+
+
+def test_alarm_state_takes_the_highest_band_crossed():
+    lims = {"LL": 10, "L": 20, "H": 80, "HH": 90}
+    assert [R.alarm_state(x, lims) for x in (5, 15, 50, 85, 95)] == ["LL", "L", "normal", "H", "HH"]
+    assert R.alarm_state(95, {"H": 80}) == "H" and R.alarm_state(5, {"H": 80}) == "normal"
+
+
+def test_numbers_are_written_without_changing_their_value():
+    for v in ("128", "128.0", "0.8", "0.80", "1480", "12345.67", "0.05"):
+        for places in (0, 1, 2):
+            for thousands in (False, True):
+                text = R.fmt_number(R.dec(v), places, thousands)
+                assert R.dec(text) == R.dec(v), text
+    assert R.fmt_number(Decimal("128"), 1) == "128.0" and R.fmt_number(Decimal("0.80"), 0) == "0.8"
+    assert R.fmt_number(Decimal("1480"), 0, thousands=True) == "1,480"
+
+
+def test_similar_numbers_are_confusable():
+    near = R.similar_numbers("204", [str(i) for i in range(100, 1000)])
+    assert "240" in near and "402" in near and "205" in near and "204" not in near and "333" not in near
+
+
+# ----------------------------------------------------------------------------- hand-built worlds
+def world() -> R.World:
+    return R.World(random.Random(0), Style())
+
+
+def reading(w: R.World, tag: str, value: str, text: str) -> int:
+    s = w.say(text)
+    w.reading(tag, value, s)
+    return s
+
+
+def test_a_similarly_named_tag_is_not_read():
+    w = world()
+    reading(w, "FT-204", "30.0", "FT-204 (P-3 discharge flow) reads 30.0 m³/h.")
+    reading(w, "FT-240", "50", "FT-240 (P-4 discharge flow) reads 50 m³/h.")
+    lim = w.say("The high alarm on FT-204 is set at 40 m³/h.")
+    mine, other = w.cmp_atom("FT-204", ">", "40", src=lim), w.cmp_atom("FT-240", ">", "40")
+    answers, depths, supports = w.evaluate([("truth", mine, True), ("truth", other, True)])
+    assert answers == [False, True] and depths == [0, 0]
+    assert supports == [lim, 1]  # each comparison stands alone on its own sentence
+
+
+def test_a_mode_is_overridden_by_its_case_or_keeps_its_default():
+    for value, mode, depth, support in [("1.1", "MANUAL", 1, 1), ("1.2", "AUTO", 0, None), ("1.20", "AUTO", 0, None),
+                                        ("1.19", "MANUAL", 1, 1)]:
+        w = world()
+        reading(w, "PT-3", value, f"PT-3 (line 3 suction pressure) reads {value} bar.")
+        s = w.say("Line 3 runs in AUTO unless the suction pressure is below 1.2 bar, in which case it goes to MANUAL.")
+        low = w.cmp_atom("PT-3", "<", "1.2")
+        w.p.default(("mode", "line 3"), "AUTO", s)
+        w.p.cases(("mode", "line 3"), [([(low, True)], "MANUAL", s)])
+        answers, depths, supports = w.evaluate([("cat", ("mode", "line 3")), ("is", ("mode", "line 3"), "AUTO", True)])
+        assert answers == [mode, mode == "AUTO"] and depths == [depth, depth]
+        assert supports[0] == support
+
+
+def compressor_world(temp: str, op: str, bypass: bool = False):
+    """TT-101 against a 128 °C trip: K-101 trips, K-102 starts and line 3 goes to MANUAL."""
+    w = world()
+    reading(w, "TT-101", temp, f"TT-101 (K-101 discharge temperature) reads {temp} °C.")
+    lim = w.say("The high-temperature trip on TT-101 is set at 128 °C.")
+    lineup = w.say("K-101 duty, K-102 standby.")
+    w.p.default(("status", "K-101"), "running", lineup)
+    w.p.default(("status", "K-102"), "standby", lineup)
+    mode = w.say("Line 3 is in AUTO.")
+    w.p.default(("mode", "line 3"), "AUTO", mode)
+    hot = w.cmp_atom("TT-101", op, "128", src=lim)
+    body = [(hot, True)]
+    if bypass:
+        w.p.fact(("bypass", "TT-101"), True, w.say("TT-101 is in bypass for maintenance."))
+    trip = w.say("K-101 trips if TT-101 goes above its trip setting, unless TT-101 is in bypass.")
+    w.p.rule(body + [(("bypass", "TT-101"), False)], (("status", "K-101"), "tripped"), trip)
+    both = w.say("When K-101 trips, K-102 starts and line 3 goes to MANUAL.")
+    w.p.rule([(("status", "K-101"), "tripped")], (("status", "K-102"), "running"), both)
+    w.p.rule([(("status", "K-101"), "tripped")], (("mode", "line 3"), "MANUAL"), both)
+    targets = [("truth", hot, True), ("is", ("status", "K-101"), "running", True), ("cat", ("status", "K-102")),
+               ("cat", ("mode", "line 3"))]
+    return w, targets, dict(lim=lim, trip=trip, both=both)
+
+
+def test_a_trip_chains_to_the_standby_unit_and_the_line_mode():
+    w, targets, s = compressor_world("131.5", ">")
+    answers, depths, supports = w.evaluate(targets)
+    assert answers == [True, False, "running", "MANUAL"]
+    assert depths == [0, 1, 2, 2]
+    # the set point stands for the asked comparison; the trip rule for "still running?"
+    # cannot be revealed by a "no" (not running is not one value); the shared rule
+    # sentence concludes two asked answers, so it supports neither
+    assert supports == [s["lim"], None, None, None]
+    assert w.chained(targets)
+    assert not w.chained(targets[:1] + targets[2:3])
+
+
+@pytest.mark.parametrize("temp, op, tripped", [
+    ("128", ">", False), ("128.0", ">", False), ("128", ">=", True), ("128.0", ">=", True), ("128.1", ">", True),
+    ("127.9", ">=", False)])
+def test_the_trip_at_exactly_its_setting_depends_on_the_wording(temp, op, tripped):
+    w, targets, _ = compressor_world(temp, op)
+    answers, _, _ = w.evaluate(targets)
+    assert answers == [tripped, not tripped, "running" if tripped else "standby", "MANUAL" if tripped else "AUTO"]
+
+
+def test_an_exception_hides_the_trip():
+    w, targets, _ = compressor_world("140", ">", bypass=True)
+    answers, depths, _ = w.evaluate(targets + [("truth", ("bypass", "TT-101"), True)])
+    assert answers == [True, True, "standby", "AUTO", True]
+    assert depths == [0, 0, 0, 0, 0]
+
+
+def test_a_valve_mentioned_but_never_opened_is_closed():
+    w = world()
+    reading(w, "PT-3", "4.1", "PT-3 (V-2 pressure) reads 4.1 bar.")
+    w.say("PSV-12 protects V-2.")
+    rule = w.say("If PT-3 exceeds 4.5 bar, PSV-12 opens.")
+    w.p.rule([(w.cmp_atom("PT-3", ">", "4.5"), True)], (("open", "PSV-12"), True), rule)
+    targets = [("truth", ("open", "PSV-12"), True), ("truth", ("open", "PSV-12"), False),
+               ("pos", ("open", "PSV-12"), "open", "closed")]
+    answers, depths, supports = w.evaluate(targets)
+    assert answers == [False, True, "closed"] and depths == [0, 0, 0] and supports == [None, None, None]
+
+
+def test_a_shared_reading_supports_no_comparison_but_a_private_set_point_does():
+    w = world()
+    r = reading(w, "LT-301", "92", "LT-301 (TK-12 level) reads 92 %.")
+    hh = w.say("HH alarm on LT-301 at 90%.")
+    h = w.say("High alarm on LT-301 at 85%.")
+    above_hh, above_h = w.cmp_atom("LT-301", ">=", "90", src=hh), w.cmp_atom("LT-301", ">", "85", src=h)
+    answers, _, supports = w.evaluate([("truth", above_hh, True), ("truth", above_h, True)])
+    assert answers == [True, True] and supports == [hh, h]
+    # the same comparisons without named limits rest on the reading alone, which both share
+    a, b = w.cmp_atom("LT-301", ">=", "90"), w.cmp_atom("LT-301", ">", "85")
+    _, _, supports = w.evaluate([("truth", a, True), ("truth", b, True)])
+    assert supports == [None, None]
+    assert r == 0
+
+
+def test_alarm_state_band_position_and_the_higher_of_two_readings():
+    w = world()
+    reading(w, "LT-301", "88.5", "LT-301 (TK-12 level) reads 88.5 %.")
+    pair = w.say("LT-301 alarms: H at 85 %, HH at 90 %.")
+    var = w.alarm_var("LT-301", {"H": ("85", pair), "HH": ("90", pair)})
+    reading(w, "PT-7", "3.5", "PT-7 (P-7 discharge pressure) reads 3.5 bar.")
+    window = w.say("PT-7 must stay between 2.0 and 3.5 bar.")
+    band = w.band_var("PT-7", "2.0", "3.5", window)
+    reading(w, "PT-8", "3.4", "PT-8 (P-8 discharge pressure) reads 3.4 bar.")
+    reading(w, "FT-9", "7", "FT-9 (P-9 flow) reads 7 m³/h.")
+    sp = w.say("FT-9 set point 7.5 m³/h, tolerance ±0.5 m³/h.")
+    within = w.cmp_atom("FT-9", "within", "7.5", "0.5", src=sp)
+    rel = w.rel_var("FT-9", "7.0")
+    targets = [("cat", var), ("cat", band), ("cat", w.pair_var("PT-7", "PT-8")), ("truth", w.pair_atom("PT-8", "PT-7"),
+                                                                                  True),
+               ("truth", within, True), ("cat", rel)]
+    answers, depths, supports = w.evaluate(targets)
+    assert answers == ["high", "within", "PT-7", False, True, "at"]
+    assert depths == [0] * 6
+    assert supports[0] == pair and supports[1] == window and supports[4] == sp
+
+
+# ----------------------------------------------------------------------------- generated sets
+@pytest.fixture(scope="module")
+def sample():
+    """1,584 sets over every question count, link bound and style, with the targets asked."""
+    targets: list[list[tuple]] = []
+    evaluate = R.World.evaluate
+
+    def spy(self, ts):
+        targets.append(list(ts))
+        return evaluate(self, ts)
+    R.World.evaluate = spy
+    try:
+        sets = []
+        for seed in range(11):
+            for n in range(1, 9):
+                for links in range(6):
+                    for k, style in enumerate(STYLES):
+                        s = R.generate(random.Random(f"readings:{seed}:{n}:{links}:{k}"), style, n, links)
+                        sets.append((n, links, style, s, targets[-1]))
+    finally:
+        R.World.evaluate = evaluate
+    return sets
+
+
+def test_generated_sets_are_accepted_by_the_service(sample):
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    assert len(sample) >= 1500
+    longest = 0
+    for n, links, _, s, _ in sample:
+        assert len(s.questions) == n == len(s.answers) == len(s.depth) == len(s.support)
+        assert s.domain == R.DOMAIN and s.context.strip()
+        assert max(s.depth) <= links
+        assert len({q.text for q in s.questions}) == n
+        for text in s.sentences + [q.text for q in s.questions]:
+            assert "{" not in text and ".." not in text and "  " not in text, text
+        as_request(s.context, s.questions)
+        longest = max(longest, len(tok.encode(s.context, s.questions).prefix_ids))
+        for q, a, sup in zip(s.questions, s.answers, s.support):
+            assert 0 <= a < len(q.choices)
+            if q.kind == "categorical":
+                assert 2 <= len(q.options) <= 8 and len(set(q.options)) == len(q.options)
+                assert all(o.strip() for o in q.options)
+            assert sup is None or 0 <= sup < len(s.sentences)
+    assert longest <= 400
+
+
+def test_generated_answers_are_balanced_and_varied(sample):
+    kinds, yes, boolean, deep, chained = Counter(), 0, 0, Counter(), 0
+    for _, links, _, s, targets in sample:
+        for q, a, t in zip(s.questions, s.answers, targets):
+            kinds[(t[0], t[1][0])] += 1
+            if q.kind == "boolean":
+                boolean += 1
+                yes += a == 0
+        deep.update(s.depth)
+        chained += s.chained
+    total = sum(kinds.values())
+    assert 0.35 < yes / boolean < 0.65
+    assert 0.25 < (total - boolean) / total < 0.45  # about a third categorical
+    assert all(deep[d] > 0 for d in range(6))
+    assert chained > len(sample) * 0.4
+    for kind in [("truth", "cmp"), ("cat", "alarm"), ("cat", "band"), ("cat", "rel"), ("cat", "higher"),
+                 ("truth", "pair"), ("cat", "status"), ("is", "status"), ("cat", "mode"), ("is", "mode"),
+                 ("cat", "plant"), ("cat", "duty"), ("truth", "open"), ("truth", "closed"), ("pos", "open"),
+                 ("truth", "disabled"), ("truth", "permissive"), ("truth", "bypass"), ("pos", "bypass")]:
+        assert kinds[kind] > 0, kind
+    negated = [t for *_, targets in sample for t in targets if t[0] in ("truth", "is") and t[-1] is False]
+    assert len(negated) > total * 0.1
+
+
+def test_generated_comparisons_often_sit_exactly_on_their_threshold():
+    """place() puts a reading exactly on its threshold in a good share of the comparisons."""
+    hits = total = 0
+    for seed in range(160):
+        w = R.World(random.Random(seed), Style())
+        w.plan(8, seed % 6)
+        for key in w.direct:
+            if key[0] == "cmp" and key[2] in (">", ">=", "<", "<="):
+                total += 1
+                hits += w.value(key[1]) == key[3]
+    assert 0.08 < hits / total < 0.5
+
+
+def test_same_seed_same_set():
+    for n, links in [(1, 0), (5, 2), (8, 5)]:
+        for style in STYLES:
+            a = R.generate(random.Random(7), style, n, links)
+            b = R.generate(random.Random(7), style, n, links)
+            assert a == b
+    assert R.generate(random.Random(7), Style(), 8, 5) != R.generate(random.Random(8), Style(), 8, 5)
+
+
+# ----------------------------------------------------------------------------- phrasings and lexicon
+def test_every_pattern_has_enough_phrasings():
+    for name, phrasings in R.TEMPLATES.items():
+        assert len(phrasings) >= 5, name
+        assert len(set(phrasings)) == len(phrasings), name
+        assert all("{" in p for p in phrasings), name
+    for name in R.FREQUENT:
+        assert 10 <= len(R.TEMPLATES[name]) <= 30, name
+    # no phrasing tuple lives outside TEMPLATES (so none escapes the held-out split)
+    registered = {id(v) for v in R.TEMPLATES.values()}
+    for attr, value in vars(R).items():
+        if isinstance(value, tuple) and value and all(isinstance(x,
+                                                                 str) for x in value) and any("{" in x for x in value):
+            assert id(value) in registered, attr
+
+
+def _marked(monkeypatch):
+    """Every held-out phrasing starts with ZZHELD (longer texts: the token budget is lifted)."""
+    monkeypatch.setattr(R, "TOKEN_BUDGET", 10_000)
+    for name, phrasings in R.TEMPLATES.items():
+        monkeypatch.setitem(R.TEMPLATES, name, tuple(("ZZHELD " + p) if is_held_out(i) else p
+                                                      for i, p in enumerate(phrasings)))
+
+
+def test_seen_styles_never_use_a_held_out_phrasing(monkeypatch):
+    _marked(monkeypatch)
+    for seed in range(160):
+        style = STYLES[0] if seed % 2 else STYLES[2]
+        s = R.generate(random.Random(seed), style, seed % 8 + 1, seed % 6)
+        assert "ZZHELD" not in s.context and not any("ZZHELD" in q.text for q in s.questions)
+
+
+def test_the_held_out_style_uses_only_held_out_phrasings(monkeypatch):
+    _marked(monkeypatch)
+    for seed in range(80):
+        s = R.generate(random.Random(seed), Style(heldout=True), seed % 8 + 1, seed % 6)
+        assert all(x.startswith("ZZHELD") for x in s.sentences)
+        assert all(q.text.startswith("ZZHELD") for q in s.questions)
+    assert all(held_out_templates(p) for p in R.TEMPLATES.values())
+
+
+TAG = re.compile(r"\b[A-Z]{1,4}-(\d{1,3})[AB]?\b")
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_names_come_from_the_head_or_the_novel_tail(monkeypatch, style):
+    drawn = []
+    real = R.names
+
+    def spy(rng, pool, st, novel_share=0.25):
+        name = real(rng, pool, st, novel_share)
+        drawn.append((tuple(pool), name))
+        return name
+    monkeypatch.setattr(R, "names", spy)
+    seen_numbers, novel_numbers = set(R.half(R.NUMBERS, Style())), set(R.half(R.NUMBERS, Style(novel=True)))
+    assert not seen_numbers & novel_numbers
+    for seed in range(80):
+        s = R.generate(random.Random(seed), style, seed % 8 + 1, seed % 6)
+        for text in s.sentences + [q.text for q in s.questions]:
+            for num in TAG.findall(text):
+                assert num in (novel_numbers if style.novel else seen_numbers), (num, text)
+    pools = Counter()
+    for pool, name in drawn:
+        head, tail = R.half(pool, Style()), R.half(pool, Style(novel=True))
+        assert name in (tail if style.novel else head)
+        assert name not in (head if style.novel else tail)
+        pools[pool[:2]] += 1
+    assert len(pools) >= 6  # numbers, equipment, valves, disablers, lines/areas, reasons...
+
+
+def test_the_lexicon_is_large():
+    sizes = {"numbers": len(R.NUMBERS), "equipment": len(R.KINDS), "valves": len(R.VALVE_KINDS),
+             "disablers": len(R.DISABLER_KINDS), "lines": len(R.LINES), "areas": len(R.AREAS)}
+    assert sum(sizes.values()) > 900
+    for pool in (R.NUMBERS, R.KINDS, R.VALVE_KINDS, R.DISABLER_KINDS, R.LINES, R.AREAS, R.OOS_REASONS, R.TRIP_CAUSES):
+        assert len(set(pool)) == len(pool)
+    # the novel equipment still has duty/standby pairs and machines that trip
+    tail = R.half(R.KINDS, Style(novel=True))
+    assert any(R.EQUIPMENT[k].pairs for k in tail) and any(R.EQUIPMENT[k].rotating for k in tail)
