@@ -146,3 +146,27 @@ def test_links_are_the_rules_between_asked_questions():
     flipped[q] = next(k for k in range(len(s.questions[q].choices)) if k != a)
     assert contradicts(s.links, flipped)
     assert not contradicts(s.links, [None] * len(s.answers))  # undecided answers contradict nothing
+
+
+def test_v2_mix_splits_are_deterministic_accepted_and_keep_held_out_phrasing_apart():
+    from collections import Counter
+
+    from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+    from decider.engine.request import as_request
+    from decider.engine.tokenizer import DecisionTokenizer
+    from decider.engine.training.corpus import FAMILIES, V2_MIX, family_of
+
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    for split in ("train", "validation", "test", "novel", "heldout"):
+        spec = CorpusSpec(split=split, mix=V2_MIX)
+        sets = make_sets(spec, 150)
+        again = make_set(spec, 7)
+        assert (again.context, again.answers) == (sets[7].context, sets[7].answers)
+        counts = Counter(family_of(s) for s in sets)
+        assert set(counts) == (set(FAMILIES) - {"v1"} if split == "heldout" else set(FAMILIES)), counts
+        for s in sets:
+            as_request(s.context, s.questions)
+        assert max(len(e.prefix_ids) for e in tok.encode_batch([(s.context, s.questions) for s in sets])) <= 512
+    train = {s.context for s in make_sets(CorpusSpec(split="train", mix=V2_MIX), 300)}
+    test = {s.context for s in make_sets(CorpusSpec(split="test", mix=V2_MIX), 300)}
+    assert not train & test

@@ -1,13 +1,18 @@
+import pytest
 import torch
 
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.training.train import Stage, TrainConfig, lr_at, batch_loss, batches, make_example, train
 
 
-def test_a_tiny_training_run_lowers_the_loss(tiny, tmp_path):
+V2 = {"v1": 0.2, "readings": 0.2, "contracts": 0.2, "reports": 0.2, "quantified": 0.2}
+
+
+@pytest.mark.parametrize("mix", [{"v1": 1.0}, V2], ids=["v1", "v2"])
+def test_a_tiny_training_run_lowers_the_loss(tiny, tmp_path, mix):
     """A tiny random model fits a few fixed batches: the loss must fall well below its start."""
     cfg = TrainConfig(out=tmp_path / "run", batch_size=8, seed=1,
-                      stages=[Stage(max_links=1, examples=8 * 4, max_questions=3, max_extra=0)])
+                      stages=[Stage(max_links=1, examples=8 * 4, max_questions=3, max_extra=0, mix=mix)])
     fixed = list(batches(cfg, tiny.tokenizer, tiny.model.cfg.n_answers))
     assert len(fixed) == 4
     model = tiny.model.train()
