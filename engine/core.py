@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field
 from decider.engine.checkpoint import Checkpoint, load_checkpoint
 from decider.engine.constraints import ConstraintSet
 from decider.engine.decode import Batch
-from decider.engine.device import Precision, autocast_for, resolve_device
+from decider.engine.device import Precision, autocast_for, resolve_device, serving_precision
 from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.engine.prefix_cache import PrefixCache, prefix_key
 from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, SlotAnswer, Timings,
@@ -51,8 +51,8 @@ class EngineConfig(BaseModel):
     bucket_ratio: float = Field(1.25, ge=1.0, description="a prefix pass pads to at most this times the "
                                                           "shortest prefix in it")
     max_prefix_tokens: int = Field(16384, ge=512, description="padded tokens per prefix pass (memory)")
-    precision: Precision = Field("auto", description="'auto': bf16 matmuls where they are fast (CUDA, CPUs with "
-                                 "AMX or AVX512-BF16), fp32 elsewhere; 'fp32' or 'bf16' to force one")
+    precision: Precision = Field("auto", description="'auto': bf16 on CUDA, fp32 on a CPU (where bf16 would make "
+                                 "answers depend on the rest of the batch); 'fp32' or 'bf16' to force one")
 
 
 @dataclass
@@ -113,6 +113,7 @@ class EngineCore:
         self.cache = PrefixCache(self.config.prefix_cache_bytes)
         self.temperature = ckpt.temperature  # fitted on held-out sets; the eval sets 1.0 to fit it
         self.backend = dispatch.backend_name(self.device)
+        self.precision = serving_precision(self.device, self.config.precision)
         self.waiting: list[RequestState] = []
         self.cohorts: list[Cohort] = []
         self.by_id: dict[str, RequestState] = {}
@@ -227,7 +228,7 @@ class EngineCore:
         batch = Batch.collate([s.enc for s in states], self.tok.pad, self.n_classes, self.device)
         misses = [b for b, s in enumerate(states) if s.prefix is None]
         t0 = time.perf_counter()
-        with autocast_for(self.device, self.config.precision):
+        with autocast_for(self.device, self.precision):
             if len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
                 prefix = batch.prefix_forward(self.model)
             else:
@@ -274,7 +275,7 @@ class EngineCore:
                 open_[b, i] = slot.result is None and cohort.live[b]
             if s.request.options.policy == "parallel":
                 threshold[b] = s.request.options.threshold
-        with autocast_for(self.device, self.config.precision):
+        with autocast_for(self.device, self.precision):
             logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
                                               cohort.prefix, cohort.choices)
         to = self.device

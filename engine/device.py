@@ -41,6 +41,17 @@ def uses_bf16(device: torch.device | str, precision: Precision | bool = "auto") 
     return precision == "bf16" or (precision == "auto" and bf16_is_fast(device))
 
 
+def serving_precision(device: torch.device | str, precision: Precision = "auto") -> Precision:
+    """What the engine runs in: 'auto' is bf16 on CUDA and fp32 on a CPU. On a CPU, bf16
+    autocast rounds every matmul output to bf16, so a request's answers would move with what
+    else shares its batch (a bf16 kernel's accumulation order depends on the batch shape, and
+    the rounding makes that visible: confidences moved by up to 0.08); fp32 keeps a request's
+    answers the same alone and in any batch, and at batch 1 it is no slower than autocast."""
+    if precision == "auto":
+        return "bf16" if torch.device(device).type == "cuda" and bf16_is_fast(device) else "fp32"
+    return precision
+
+
 def autocast_for(device: torch.device | str, precision: Precision | bool = "auto"):
     """bf16 autocast for the linear layers when `precision` asks for it (see uses_bf16), else a no-op."""
     device = torch.device(device)

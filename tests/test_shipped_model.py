@@ -94,3 +94,25 @@ def test_fit_temperature_writes_only_into_a_named_checkpoint(tmp_path):
     refused = _cli("eval", "--fit-temperature", "--sets", "8", check=False)
     assert refused.returncode == 2 and "--checkpoint" in refused.stderr
     assert (DEFAULT_CHECKPOINT / "calibration.json").read_text() == before
+
+
+def test_answers_do_not_depend_on_the_rest_of_the_batch(shipped):
+    """The default precision on this machine (fp32 on any CPU) keeps a request's answers, steps
+    and confidences the same alone and in a batch of 24, and a prefix-cache hit of the batched
+    prefix gives the same again."""
+    from decider.engine.core import build_engine
+    from decider.engine.request import as_request
+    from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_sets
+
+    sets = make_sets(CorpusSpec(split="test", mix=V2_MIX), 24)
+    requests = [as_request(s.context, s.questions) for s in sets]
+    alone = [build_engine(shipped, prefix_cache_bytes=0).decide([r])[0] for r in requests[:6]]
+    engine = build_engine(shipped)
+    batched = engine.decide(requests)[:6]
+    cached = [engine.decide([r])[0] for r in requests[:6]]
+    for a, b, c in zip(alone, batched, cached):
+        assert c.prefix_cached
+        for other in (b, c):
+            assert [(x.index, x.step) for x in a.answers] == [(x.index, x.step) for x in other.answers]
+            assert a.forward_passes == other.forward_passes
+            assert max(abs(x.confidence - y.confidence) for x, y in zip(a.answers, other.answers)) < 1e-5
