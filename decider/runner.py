@@ -32,9 +32,25 @@ log = structlog.get_logger("decider.runner")
 
 
 class QueueFull(Exception):
-    def __init__(self, limit: int):
-        super().__init__(f"the engine holds its limit of {limit} requests; retry with backoff")
+    def __init__(self, limit: int, message: str | None = None):
+        super().__init__(message or f"the engine holds its limit of {limit} requests; retry with backoff")
         self.limit = limit
+
+
+class Throughput:
+    """Requests the engine finishes per second of busy time, over its last `window` steps:
+    what admission divides the queue by to know how long a new request would wait."""
+
+    def __init__(self, window: int = 64):
+        self.steps: deque = deque(maxlen=window)  # (seconds, requests finished)
+
+    def add(self, seconds: float, finished: int) -> None:
+        self.steps.append((seconds, finished))
+
+    def per_second(self) -> float | None:
+        seconds = sum(s for s, _ in self.steps)
+        done = sum(n for _, n in self.steps)
+        return done / seconds if done and seconds > 0 else None
 
 
 class DeadlineExceeded(Exception):
@@ -61,8 +77,10 @@ class _Pending:
 
 class EngineRunner:
     def __init__(self, build: Callable[[], EngineCore], max_queue: int, on_step=None,
-                 on_failure: Callable[[BaseException], None] | None = None):
+                 on_failure: Callable[[BaseException], None] | None = None, max_wait_s: float | None = None):
         self.build, self.max_queue, self.on_step, self.on_failure = build, max_queue, on_step, on_failure
+        self.max_wait_s = max_wait_s
+        self.throughput = Throughput()
         self.failed: BaseException | None = None
         self.core: EngineCore | None = None
         self.built = threading.Event()
@@ -105,11 +123,31 @@ class EngineRunner:
                 raise ValueError(f"request id '{rid}' is already in flight; ids must be unique")
             if len(self.pending) >= self.max_queue:
                 raise QueueFull(self.max_queue)
+            self._check_wait(deadline)
             p = _Pending(rid, request, loop.create_future(), loop, deadline, time.perf_counter())
             self.pending[rid] = p
         self.inbox.append(("add", p))
         self.wake.set()
         return p.future
+
+    def expected_wait(self) -> float:
+        """Seconds a request admitted now would wait for the work ahead of it (0 while idle)."""
+        rate = self.throughput.per_second()
+        return len(self.pending) / rate if rate and self.pending else 0.0
+
+    def _check_wait(self, deadline: float | None) -> None:
+        """Shed at once what would wait longer than its deadline allows or than max_wait_s:
+        under overload the queue holds at most a bounded delay, not only a bounded count."""
+        wait = self.expected_wait()
+        if wait <= 0:  # nothing ahead: a deadline already passed is DEADLINE_EXCEEDED, not overload
+            return
+        if self.max_wait_s is not None and wait > self.max_wait_s:
+            raise QueueFull(self.max_queue, f"the engine is overloaded: about {wait:.2f} s of work is queued, more "
+                                            f"than the {self.max_wait_s:g} s a request may wait; retry with backoff")
+        if deadline is not None and time.monotonic() + wait > deadline:
+            raise QueueFull(self.max_queue, f"the engine is overloaded: about {wait:.2f} s of work is queued, "
+                                            "more than the request's deadline leaves; retry with backoff or "
+                                            "a longer deadline")
 
     def abort(self, rid: str) -> None:
         """A cancelled call: its request leaves the engine between steps."""
@@ -146,7 +184,9 @@ class EngineRunner:
                 self._take_inbox()
                 self._expire()
                 if self.core.has_unfinished():
+                    t0 = time.perf_counter()
                     finished = self.core.step()
+                    self.throughput.add(time.perf_counter() - t0, len(finished))
                     for r in finished:
                         p = self.pending.get(r.request_id)
                         if p is not None:

@@ -146,7 +146,7 @@ class DeciderServer:
                 core.decide([SELF_TEST])
             return core
 
-        self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step,
+        self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step, max_wait_s=s.max_queue_wait_s or None,
                                    on_failure=lambda e: self.loop.call_soon_threadsafe(self._engine_failed, e))
         core = self.runner.start()
         self.service.attach(self.runner, model_info(core, backend_name(core.device)))

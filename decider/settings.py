@@ -31,6 +31,9 @@ class ServerSettings(BaseSettings):
     device: str = Field("auto", description="'auto' (CUDA when present), 'cpu' or 'cuda'")
     max_queue: int = Field(256, ge=1, description="requests admitted at once (waiting + running); more get "
                                                   "RESOURCE_EXHAUSTED so that callers back off")
+    max_queue_wait_s: float = Field(0.25, ge=0, description="a request that would wait longer than this for the "
+                                    "work queued ahead of it (or past its deadline) gets RESOURCE_EXHAUSTED at "
+                                    "once, so that overload cannot build a long queue (0 = bound by deadlines only)")
     max_running: int = Field(64, ge=1, description="requests decoded together per engine step")
     prefix_cache_mb: int = Field(256, ge=0, description="prefix K/V cache for repeated requests, MiB")
     drain_grace_s: float = Field(10.0, ge=0, description="on SIGTERM, time in-flight requests get to finish")

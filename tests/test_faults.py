@@ -228,3 +228,67 @@ def test_a_dead_engine_fails_every_caller_at_once_and_stops_serving():
         assert status == health_pb2.HealthCheckResponse.NOT_SERVING
         metrics = urllib.request.urlopen(f"http://127.0.0.1:{s.server.settings.metrics_port}/metrics").read().decode()
         assert "decider_engine_failures_total 1.0" in metrics
+
+
+# -- overload: admission bounds the wait, not only the count ----------------------------------
+
+def _burst(target: str, n: int, timeout: float = 60) -> tuple[list, list]:
+    import threading
+
+    from decider_client import DeciderClient, DeciderError
+
+    from decider.convert import pb_from_json
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.training.dataset import to_record
+
+    requests = [pb_from_json(to_record(s)) for s in make_sets(CorpusSpec(split="test"), n)]
+    done, refused = [], []
+
+    def call(r):
+        with DeciderClient(target, timeout=timeout) as c:
+            try:
+                done.append(c.decide_request(r))
+            except DeciderError as e:
+                refused.append(e)
+
+    threads = [threading.Thread(target=call, args=(r,)) for r in requests]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return done, refused
+
+
+def test_a_burst_beyond_the_wait_bound_is_shed_at_once_and_the_rest_answered():
+    import grpc
+
+    with ServerThread(max_queue_wait_s=0.05) as s:
+        _burst(s.target, 4)  # the engine has measured its speed
+        done, refused = _burst(s.target, 48)
+        assert refused and done and len(done) + len(refused) == 48
+        assert all(e.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "overloaded" in str(e) for e in refused)
+        again, none = _burst(s.target, 1)
+        assert again and not none  # and it serves again once the burst is gone
+
+
+def test_a_request_whose_deadline_the_queue_would_outlast_is_refused_at_once():
+    import threading
+    import time
+
+    import grpc
+    from decider_client import DeciderClient, DeciderError, build_request, pb
+
+    with ServerThread(max_queue_wait_s=0) as s:
+        _burst(s.target, 4)
+        load = threading.Thread(target=_burst, args=(s.target, 64))
+        load.start()
+        time.sleep(1.0)
+        request = build_request("Valve 7 is open.", [pb.Question(id="v", text="Is valve 7 open?",
+                                                                 type=pb.Question.BOOLEAN)])
+        t0 = time.monotonic()
+        with DeciderClient(s.target, timeout=0.3) as c, pytest.raises(DeciderError) as e:
+            c.decide_request(request)
+        elapsed = time.monotonic() - t0
+        load.join()
+        assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "deadline" in str(e.value)
+        assert elapsed < 0.25  # refused before its deadline, not left to time out in the queue

@@ -35,7 +35,7 @@ def example_pb(**kw) -> pb.DecideRequest:
 
 @pytest.fixture(scope="module")
 def server():
-    with ServerThread(warmup=True) as s:
+    with ServerThread(warmup=True, max_queue_wait_s=0) as s:  # bursts here wait (deadlines only bound them)
         yield s
 
 
