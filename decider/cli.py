@@ -59,7 +59,7 @@ def cmd_eval(args) -> int:
         if not args.checkpoint:
             raise ValueError("--fit-temperature writes calibration.json into the checkpoint it fits: name that "
                              "folder with --checkpoint (the shipped model is engine/checkpoints/decider-small)")
-        t = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device)
+        t = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device, args.corpus)
         print(json.dumps({"temperature": t, "sets": args.sets}))
         return 0
     report = evaluate_checkpoint(args.checkpoint, split=args.split, corpus=args.corpus, data=args.data, sets=args.sets,

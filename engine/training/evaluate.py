@@ -238,15 +238,16 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
     return fit_temperature(dists, labels)
 
 
-def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float = 0.9, device: str = "auto") -> float:
-    """Fit the temperature of the checkpoint in `folder` on `sets` validation sets and write it
-    to that folder's calibration.json (only ever the folder named: `decider eval
+def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float = 0.9, device: str = "auto",
+                         corpus: str = "v1") -> float:
+    """Fit the temperature of the checkpoint in `folder` on `sets` validation sets of `corpus`
+    and write it to that folder's calibration.json (only ever the folder named: `decider eval
     --fit-temperature` needs --checkpoint)."""
     folder = Path(folder)
     ckpt = load_checkpoint(folder, device=resolve_device(device))
-    t = calibrate(ckpt, held_out_sets("validation", sets), threshold)
-    (folder / "calibration.json").write_text(
-        json.dumps({"temperature": t, "fitted_on": f"validation:{sets}"}, indent=2) + "\n")
+    t = calibrate(ckpt, held_out_sets("validation", sets, corpus), threshold)
+    fitted_on = f"validation:{sets}" if corpus == "v1" else f"{corpus} validation:{sets}"
+    (folder / "calibration.json").write_text(json.dumps({"temperature": t, "fitted_on": fitted_on}, indent=2) + "\n")
     return t
 
 
