@@ -64,7 +64,7 @@ class DeciderServer:
         self.settings = settings
         self.metrics = Metrics()
         self.health = health.aio.HealthServicer()
-        self.service = DeciderService(self.metrics)
+        self.service = DeciderService(self.metrics, max_message_bytes=settings.max_message_mb * 2**20)
         self.runner: EngineRunner | None = None
         self.server: grpc.aio.Server | None = None
         self.port = 0
@@ -75,7 +75,9 @@ class DeciderServer:
     def _options(self):
         s = self.settings
         size = s.max_message_mb * 2**20
-        return [("grpc.max_send_message_length", size), ("grpc.max_receive_message_length", size),
+        # the transport takes up to twice the limit, so that the servicer can answer an item of a
+        # stream that is over it with an error item instead of gRPC ending the whole stream
+        return [("grpc.max_send_message_length", size), ("grpc.max_receive_message_length", 2 * size),
                 ("grpc.keepalive_time_ms", int(s.keepalive_s * 1000)), ("grpc.keepalive_timeout_ms", 10_000),
                 ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
                 ("grpc.keepalive_permit_without_calls", 1),

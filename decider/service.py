@@ -102,8 +102,9 @@ class DeciderService(pb_grpc.DeciderServicer):
     """Registered before the model loads (so health and reflection answer at once); calls
     get UNAVAILABLE until `attach` hands it the running engine."""
 
-    def __init__(self, metrics: Metrics):
+    def __init__(self, metrics: Metrics, max_message_bytes: int | None = None):
         self.metrics = metrics
+        self.max_message_bytes = max_message_bytes
         self.runner: EngineRunner | None = None
         self.info: pb.ModelInfo | None = None
         self._ids = itertools.count()
@@ -115,6 +116,10 @@ class DeciderService(pb_grpc.DeciderServicer):
     async def _decide(self, m: pb.DecideRequest, deadline: float | None) -> pb.DecideResponse:
         if isinstance(m, Undecodable):
             raise m.error
+        if self.max_message_bytes and m.ByteSize() > self.max_message_bytes:
+            raise DecisionInputError(f"the request is {m.ByteSize() / 2**20:.1f} MiB, over the server's limit of "
+                                     f"{self.max_message_bytes / 2**20:g} MiB (max_message_mb); shorten its context",
+                                     field="request")
         if self.runner is None:
             raise Loading("the model is still loading; retry shortly")
         request = request_from_pb(m)

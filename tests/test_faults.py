@@ -292,3 +292,25 @@ def test_a_request_whose_deadline_the_queue_would_outlast_is_refused_at_once():
         load.join()
         assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and "deadline" in str(e.value)
         assert elapsed < 0.25  # refused before its deadline, not left to time out in the queue
+
+
+def test_a_stream_item_over_the_message_limit_gets_an_error_item_and_nothing_is_lost():
+    import grpc
+    from decider_client import build_request, pb
+    from decider_client.v1 import decider_pb2_grpc as pb_grpc
+
+    good = build_request("Valve 7 is open.", [pb.Question(id="v", text="Is valve 7 open?", type=pb.Question.BOOLEAN)])
+    items = []
+    for k in range(4):
+        m = pb.DecideRequest()
+        m.CopyFrom(good)
+        m.request_id = f"item-{k}"
+        if k == 2:
+            m.context = "x " * 700_000  # 1.3 MiB against a 1 MiB limit
+        items.append(m)
+    with ServerThread(max_message_mb=1) as s, grpc.insecure_channel(s.target) as channel:
+        replies = list(pb_grpc.DeciderStub(channel).DecideStream(iter(items), timeout=60))
+    answered = sorted(r.request_id for r in replies if r.HasField("response"))
+    (bad,) = [r for r in replies if r.HasField("error")]
+    assert answered == ["item-0", "item-1", "item-3"]
+    assert bad.request_id == "item-2" and bad.error.code == 3 and "over the server's limit" in bad.error.message
