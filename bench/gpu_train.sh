@@ -11,9 +11,14 @@
 #
 #   OUT=/tmp/out bash bench/gpu_train.sh
 #   INIT=runs/decider-small CONFIG=... TIME_LIMIT_MIN=5 SETS=2000 bash bench/gpu_train.sh
+#   CORPUS=v2 CONFIG=engine/configs/decider-small-v2-gpu.yaml TIME_LIMIT_MIN=10 bash bench/gpu_train.sh
+# With CORPUS=v2 the temperature is fitted on the v2 validation split and the reports (v2 test,
+# held-out templates, v2 novel, v1 test) come back as one reports.tar, so that the files still
+# number 8.
 set -euo pipefail
 OUT=${OUT:-/tmp/decider-out}
 CONFIG=${CONFIG:-engine/configs/decider-small-gpu.yaml}
+CORPUS=${CORPUS:-v1}
 INIT=${INIT:-engine/checkpoints/decider-small}
 TIME_LIMIT_MIN=${TIME_LIMIT_MIN:-5}
 SETS=${SETS:-2000}
@@ -49,8 +54,19 @@ evaluate() {  # timeout seconds, then eval arguments
   timeout "$limit" $PY -m decider.cli eval --checkpoint "$EXPORT" --quiet "$@" 2>&1 | tail -n 3 | tee -a "$LOG" \
     || echo "eval $* did not finish within ${limit} s" | tee -a "$LOG"
 }
-evaluate "${FIT_TIMEOUT:-40}" --fit-temperature --sets 1000 --policies parallel --oracle-sets 0
+evaluate "${FIT_TIMEOUT:-40}" --fit-temperature --corpus "$CORPUS" --sets 1000 --policies parallel --oracle-sets 0
 cp "$EXPORT/calibration.json" "$OUT/"
-evaluate "${TEST_TIMEOUT:-120}" --split test --sets "$SETS" --json --out "$OUT/test.json"
-evaluate "${NOVEL_TIMEOUT:-80}" --split novel --sets "$((SETS / 2))" --json --out "$OUT/novel.json"
+if [ "$CORPUS" = v2 ]; then
+  mkdir -p "$EXPORT/reports"
+  for split in test heldout novel; do
+    evaluate "${TEST_TIMEOUT:-120}" --corpus v2 --split "$split" --sets "$SETS" --policies parallel,independent \
+      --oracle-sets 0 --json --out "$EXPORT/reports/$split.json"
+  done
+  evaluate "${TEST_TIMEOUT:-120}" --corpus v1 --split test --sets "$SETS" --policies parallel,independent \
+    --oracle-sets 0 --json --out "$EXPORT/reports/v1-test.json"
+  tar -C "$EXPORT" -cf "$OUT/reports.tar" reports
+else
+  evaluate "${TEST_TIMEOUT:-120}" --split test --sets "$SETS" --json --out "$OUT/test.json"
+  evaluate "${NOVEL_TIMEOUT:-80}" --split novel --sets "$((SETS / 2))" --json --out "$OUT/novel.json"
+fi
 ls -la "$OUT" | tee -a "$LOG"
