@@ -9,7 +9,7 @@ SETS     ?= 2000
 
 TWIN     := runs/ar-twin
 
-.PHONY: test serve train card install clean proto bench twin
+.PHONY: test serve train card card-v2 install clean proto bench twin
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -69,6 +69,17 @@ card: $(STAMP)
 	$(BIN)/decider eval --checkpoint $(CKPT) --split test --sets $(SETS) --json --out docs/eval/test.json
 	$(BIN)/decider eval --checkpoint $(CKPT) --split novel --sets $(SETS) --oracle-sets 0 --json --out docs/eval/novel.json
 	$(BIN)/decider card --checkpoint $(CKPT) --test docs/eval/test.json --novel docs/eval/novel.json
+
+# The card of a checkpoint trained on corpus v2: v2 test, held-out templates, v2 novel lexicon
+# and the v1 test split, parallel and independent (about an hour on 2 cores at 2,000 sets).
+V2EVAL = $(BIN)/decider eval --checkpoint $(CKPT) --sets $(SETS) --policies parallel,independent --oracle-sets 0 --json
+card-v2: $(STAMP)
+	$(V2EVAL) --corpus v2 --split test --out docs/eval/v2-test.json
+	$(V2EVAL) --corpus v2 --split heldout --out docs/eval/v2-heldout.json
+	$(V2EVAL) --corpus v2 --split novel --out docs/eval/v2-novel.json
+	$(V2EVAL) --corpus v1 --split test --out docs/eval/v1-test.json
+	$(BIN)/decider card --checkpoint $(CKPT) --test docs/eval/v2-test.json --heldout docs/eval/v2-heldout.json \
+	  --novel docs/eval/v2-novel.json --v1-test docs/eval/v1-test.json
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache
