@@ -131,9 +131,10 @@ class EngineRunner:
         return p.future
 
     def expected_wait(self) -> float:
-        """Seconds a request admitted now would wait for the work ahead of it (0 while idle)."""
+        """Seconds until a request admitted now would be decided: the work ahead of it and its
+        own (0 while idle: nothing to wait for)."""
         rate = self.throughput.per_second()
-        return len(self.pending) / rate if rate and self.pending else 0.0
+        return (len(self.pending) + 1) / rate if rate and self.pending else 0.0
 
     def _check_wait(self, deadline: float | None) -> None:
         """Shed at once what would wait longer than its deadline allows or than max_wait_s:
