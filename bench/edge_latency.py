@@ -1,0 +1,143 @@
+"""Batch-1 latency of an 8-question decision against this CPU's floor: what a robot or an edge
+box asking one decision at a time gets.
+
+    python bench/edge_latency.py [--calls 60] [--json docs/eval/edge_latency.json] [--markdown]
+
+For 8-question test-split sets with prefixes of about 100 and about 240 tokens (prefix cache
+off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.decide([r])`,
+the engine's default precision here) and over gRPC to `decider serve` on this machine; one
+prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterMode); this
+CPU's best matmul rate (fp32 and, where fast, bf16, 2048^3); the floor (FLOPs / best rate) and
+p50 / floor. CPU model and flags go into the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import torch
+from decider_client import DeciderClient
+from local_server import serving
+from torch.utils.flop_counter import FlopCounterMode
+
+from decider.convert import pb_from_json
+from decider.engine.core import build_engine
+from decider.engine.decode import Batch
+from decider.engine.device import bf16_is_fast
+from decider.engine.request import as_request
+from decider.engine.training.corpus import CorpusSpec, make_set
+from decider.engine.training.dataset import to_record
+
+
+def cpu() -> dict:
+    out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    info = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+    flags = info.get("Flags", "").split()
+    keep = ("avx2", "avx512f", "avx512_bf16", "amx_bf16", "amx_tile", "avx512_vnni", "fma")
+    return {"model": info.get("Model name", "?").strip(), "cores": torch.get_num_threads(),
+            "flags": [f for f in keep if f in flags]}
+
+
+def sets_near(tokens: int, tok, n: int = 16, tolerance: float = 0.15) -> list:
+    """8-question test sets whose prefix is within `tolerance` of `tokens` (short ones come from
+    the one-rule, no-distractor corner of the corpus)."""
+    spec = CorpusSpec(split="test", eight_fraction=1.0, **({"max_links": 1, "max_extra": 0} if tokens < 150 else {}))
+    out, i = [], 0
+    while len(out) < n and i < 20000:
+        s = make_set(spec, i)
+        i += 1
+        if len(s.questions) == 8 and abs(len(tok.encode(s.context, s.questions).prefix_ids) - tokens) <= tolerance * tokens:
+            out.append(s)
+    if len(out) < n:
+        raise RuntimeError(f"found only {len(out)} 8-question sets near {tokens} tokens")
+    return out
+
+
+def best_matmul(dtype: torch.dtype, n: int = 2048, reps: int = 5) -> float:
+    a, b = torch.randn(n, n, dtype=dtype), torch.randn(n, n, dtype=dtype)
+    a @ b
+    t = min(_time(lambda: a @ b) for _ in range(reps))
+    return 2 * n ** 3 / t / 1e9  # GFLOP/s
+
+
+def _time(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--calls", type=int, default=60)
+    p.add_argument("--json", type=Path)
+    p.add_argument("--markdown", action="store_true")
+    args = p.parse_args()
+    engine = build_engine(prefix_cache_bytes=0)
+    model, tok = engine.model, engine.tok
+    rates = {"fp32": best_matmul(torch.float32)}
+    if bf16_is_fast("cpu"):
+        rates["bf16"] = best_matmul(torch.bfloat16)
+    report = {"cpu": cpu(), "torch": torch.__version__, "precision": engine.precision,
+              "matmul_gflops": {k: round(v, 1) for k, v in rates.items()}, "rows": []}
+    groups = {n: sets_near(n, tok) for n in (100, 240)}
+    with serving() as (target, _), DeciderClient(target, timeout=30) as client:
+        for tokens, sets in groups.items():
+            requests = [as_request(s.context, s.questions) for s in sets]
+            wire = [pb_from_json(to_record(s)) for s in sets]
+            encs = [tok.encode(s.context, s.questions) for s in sets]
+            with FlopCounterMode(display=False) as flops:
+                engine.decide(requests[:1])
+            gflop = flops.get_total_flops() / 1e9
+            for r in requests[:4]:
+                engine.decide([r])  # warm-up
+            local, remote, prefix, block = [], [], [], []
+            for k in range(args.calls):  # alternate, so that both see the same machine load
+                local.append(_time(lambda: engine.decide([requests[k % len(requests)]])) * 1e3)
+                remote.append(_time(lambda: client.decide_request(wire[k % len(wire)])) * 1e3)
+            batch = Batch.collate(encs[:1], tok.pad, model.cfg.n_answers)
+            answers = torch.full(batch.positions.shape, model.mask_token)
+            with torch.no_grad():
+                kv = batch.prefix_forward(model)
+                choices = batch.answer_vectors(model)
+                for _ in range(args.calls // 2):
+                    prefix.append(_time(lambda: batch.prefix_forward(model)) * 1e3)
+                    block.append(_time(lambda: model.block_forward(answers, batch.positions, batch.slot_valid, kv,
+                                                                   choices)) * 1e3)
+            best = max(rates.values())
+            floor_ms = gflop / best * 1e3
+            row = {"prefix_tokens": round(statistics.mean(len(e.prefix_ids) for e in encs)), "gflop": round(gflop, 3),
+                   "floor_ms": round(floor_ms, 2),
+                   "in_process_p50_ms": round(statistics.median(local), 2), "in_process_p99_ms": round(pct(local, 0.99), 2),
+                   "grpc_p50_ms": round(statistics.median(remote), 2), "grpc_p99_ms": round(pct(remote, 0.99), 2),
+                   "prefix_pass_ms": round(statistics.median(prefix), 2),
+                   "block_pass_ms": round(statistics.median(block), 2)}
+            row["p50_over_floor"] = round(row["in_process_p50_ms"] / floor_ms, 1)
+            report["rows"].append(row)
+            print(json.dumps(row), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    if args.markdown:
+        print(f"\nCPU: {report['cpu']['model']} ({', '.join(report['cpu']['flags'])}), {report['cpu']['cores']} threads; "
+              f"engine precision {report['precision']}; best 2048^3 matmul "
+              + ", ".join(f"{k} {v} GFLOP/s" for k, v in report["matmul_gflops"].items()) + "\n")
+        print("| prefix tokens | GFLOP | floor | in-process p50 / p99 | gRPC p50 / p99 | p50 / floor | prefix pass | block pass |")
+        print("|---|---|---|---|---|---|---|---|")
+        for r in report["rows"]:
+            print(f"| {r['prefix_tokens']} | {r['gflop']} | {r['floor_ms']} ms | {r['in_process_p50_ms']} / "
+                  f"{r['in_process_p99_ms']} ms | {r['grpc_p50_ms']} / {r['grpc_p99_ms']} ms | {r['p50_over_floor']}x | "
+                  f"{r['prefix_pass_ms']} ms | {r['block_pass_ms']} ms |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
