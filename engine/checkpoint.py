@@ -147,7 +147,8 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
     tmp = folder / "model.safetensors.tmp"
     save_file(state, str(tmp))
     tmp.replace(folder / "model.safetensors")
-    kept = {k: v for k, v in ckpt.meta.items() if k != "calibrated_on"}  # that one lives in calibration.json
+    kept = {k: v for k, v in ckpt.meta.items()  # calibrated_on lives in calibration.json; name and version
+            if k not in ("calibrated_on", "name", "version")}  # are the checkpoint's own
     meta = {"name": ckpt.name, "version": ckpt.version, **kept, **(extra_meta or {})}
     config = {**ckpt.model.cfg.model_dump(), **meta, "fingerprint": fingerprint(folder / "model.safetensors",
                                                                                 ckpt.model.cfg)}
