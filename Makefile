@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
 CKPT     := engine/checkpoints/decider-small
 RUN      := runs/decider-small
-SETS     ?= 1000
+SETS     ?= 2000
 
 TWIN     := runs/ar-twin
 
