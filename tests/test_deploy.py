@@ -188,14 +188,19 @@ def set_decider_env(monkeypatch, env: dict) -> None:
 @pytest.fixture()
 def settings_from(monkeypatch, tmp_path):
     """ServerSettings as the server builds them from an environment: the real validation
-    (plaintext refusal, TLS pairs), with the files that settings name stood in for by empty
-    ones (whether a pod mounts them is checked on its own)."""
+    (plaintext refusal, TLS pairs that match, a token file that holds a token), with the files
+    that settings name stood in for by real ones made here (whether a pod mounts them is
+    checked on its own)."""
+    certs = make_certs(tmp_path)
+    stand_ins = {"tls_cert": certs["server_cert"], "tls_key": certs["server_key"], "tls_client_ca": certs["ca_cert"],
+                 "tokens_file": tmp_path / "tokens_file"}
+    stand_ins["tokens_file"].write_text("token-1\n")
+
     def build(env: dict[str, str]) -> ServerSettings:
         env = dict(env)
         for field in SECRET_FILES:
             if f"DECIDER_{field.upper()}" in env:
-                env[f"DECIDER_{field.upper()}"] = tmp_path / field
-                (tmp_path / field).touch()
+                env[f"DECIDER_{field.upper()}"] = stand_ins[field]
         set_decider_env(monkeypatch, env)
         return ServerSettings()
     return build
