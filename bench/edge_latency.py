@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 from decider_client import DeciderClient
 from local_server import serving
+from stats import pct
 from torch.utils.flop_counter import FlopCounterMode
 
 from decider.convert import pb_from_json
@@ -69,11 +70,6 @@ def _time(fn) -> float:
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
-
-
-def pct(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def main() -> int:

@@ -34,6 +34,7 @@ import grpc
 from decider_client import AsyncDeciderClient, DeciderClient, DeciderError, pb
 from decider_client.v1 import decider_pb2_grpc as pb_grpc
 from local_server import serving
+from stats import pct
 
 from decider.convert import pb_from_json
 from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_sets
@@ -173,11 +174,6 @@ def fuzz(target: str, n: int, seed: int = 0) -> dict:
         t.join()
     return {"calls": n, "seconds": round(time.perf_counter() - t0, 1), "codes": dict(codes.most_common()),
             "problems": problems[:20], "problem_count": len(problems)}
-
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
 def unloaded(target: str, requests: list[pb.DecideRequest], seconds: float) -> dict:

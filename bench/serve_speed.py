@@ -24,6 +24,7 @@ from pathlib import Path
 import torch
 from decider_client import DeciderClient, DeciderError, build_request, pb
 from local_server import serving
+from stats import pct
 
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.core import EngineConfig, EngineCore
@@ -35,11 +36,6 @@ def to_pb(s, rid: str) -> pb.DecideRequest:
     qs = [pb.Question(id=q.id, text=q.text, type=pb.Question.BOOLEAN if q.kind == "boolean"
                       else pb.Question.CATEGORICAL, options=list(q.options)) for q in s.questions]
     return build_request(s.context, qs, request_id=rid)
-
-
-def pct(values, q):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def load(target: str, sets, clients: int, per_client: int) -> dict:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
 import threading
 import time
 from collections import deque
@@ -76,14 +77,21 @@ class _Pending:
     arrival: float
 
 
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
 def release_memory() -> None:
     """Return freed heap memory to the OS (glibc's malloc_trim). Tensors of every prefix length
     come and go with the traffic; without this the freed pages stay in the process's heap
     and its resident size keeps the high-water mark of the last burst. Elsewhere a no-op."""
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 class EngineRunner:

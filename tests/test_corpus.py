@@ -170,3 +170,60 @@ def test_v2_mix_splits_are_deterministic_accepted_and_keep_held_out_phrasing_apa
     train = {s.context for s in make_sets(CorpusSpec(split="train", mix=V2_MIX), 300)}
     test = {s.context for s in make_sets(CorpusSpec(split="test", mix=V2_MIX), 300)}
     assert not train & test
+
+
+def test_answer_links_read_rules_through_the_questions_asked():
+    """base.answer_links on a hand-built world: a negated yes/no question, a categorical question
+    standing for an atom, a rule with an unasked condition (no link) and one the context
+    overrides (no link)."""
+    from decider.engine.training.evaluate import contradicts
+    from decider.engine.training.families.base import Asked, Program, SetBuilder, answer_links, program_rules
+
+    p = Program()
+    p.fact("hot", True, 0)
+    p.value("mode", "auto", 1)  # stated: a rule cannot override it
+    p.rule([("hot", True)], ("tripped", True), 2)
+    p.rule([("tripped", True), ("cold", True)], ("alarm", True), 3)  # "cold" is not asked
+    p.rule([("tripped", True)], ("mode", "manual"), 4)  # overridden by the stated mode
+    p.cases("action", [([("tripped", True)], "stop", 5), ([("hot", True)], "slow", 6)], otherwise="go")
+    solved = p.solve()
+    b = SetBuilder("test")
+    for text in ("TT-1 is hot.", "Mode: auto.", "r1", "r2", "r3", "r4", "r5"):
+        b.say(text)
+    b.ask_boolean("Is K-1 not tripped?", not solved["tripped"].value)
+    b.ask_boolean("Is TT-1 hot?", solved["hot"].value)
+    b.ask_choice("Which mode?", ["auto", "manual"], solved["mode"].value)
+    b.ask_choice("What to do?", ["go", "slow", "stop"], solved["action"].value)
+    ds = b.build(random.Random(0), shuffle="none")
+    at = {q.text: i for i, q in enumerate(ds.questions)}
+    asked = {"tripped": Asked("Is K-1 not tripped?", negated=True), "hot": Asked("Is TT-1 hot?"),
+             "mode": Asked("Which mode?"), "action": Asked("What to do?")}
+    links = answer_links(ds, program_rules(p.definitions), asked)
+    assert sorted(links) == sorted([
+        (((at["Is TT-1 hot?"], 0),), (at["Is K-1 not tripped?"], 1)),  # hot -> "not tripped?" no
+        (((at["Is K-1 not tripped?"], 1),), (at["What to do?"], 2)),   # first case: tripped -> stop
+    ])
+    assert not contradicts(links, ds.answers)
+
+
+def test_v2_families_with_rules_between_questions_carry_links():
+    """readings, reports and contracts sets link their asked questions through the context's
+    rules (the eval's consistency figure); true answers never contradict them and flipping
+    a fired conclusion does."""
+    from decider.engine.training.evaluate import contradicts
+
+    for family in ("readings", "reports", "contracts"):
+        sets = make_sets(CorpusSpec(split="validation", mix=((family, 1.0),)), 120)
+        linked = [s for s in sets if s.links]
+        assert len(linked) > 25, family
+        fired = 0
+        for s in linked:
+            assert not contradicts(s.links, s.answers)
+            for conditions, (q, a) in s.links:
+                assert 0 <= q < len(s.questions) and 0 <= a < len(s.questions[q].choices)
+                if all(s.answers[i] == v for i, v in conditions):
+                    flipped = list(s.answers)
+                    flipped[q] = (a + 1) % len(s.questions[q].choices)
+                    assert contradicts(s.links, flipped)
+                    fired += 1
+        assert fired > 5, family

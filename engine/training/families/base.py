@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Hashable, Literal, Sequence
+from typing import Hashable, Iterable, Literal, Sequence
 
 from decider.engine.request import Question
 from decider.engine.training.corpus import DecisionSet
@@ -250,3 +250,63 @@ class SetBuilder:
             answers=[self.answers[j] for j in asked], depth=[self.depth[j] for j in asked],
             support=[None if self.support[j] is None else where[self.support[j]] for j in asked],
             chained=self.chained, domain=self.domain)
+
+
+# ----------------------------------------------------------------------------- consistency links
+@dataclass(frozen=True)
+class Asked:
+    """How a question of a built set reads a program key. `text`: the question's text. A yes/no
+    question asks whether an atom holds (`equals` None) or whether a variable has the value
+    `equals`, in the negative when `negated`. A categorical question gives the variable's
+    value (`equals` None), or stands for the atom "the variable is `equals`"."""
+
+    text: str
+    equals: Value | None = None
+    negated: bool = False
+
+
+def answer_links(ds: DecisionSet, rules: Iterable[tuple[Sequence[Lit], Lit]], asked: dict[Hashable, Asked]) -> list:
+    """The rules (conditions, conclusion) whose every literal is an answer of `ds`, as
+    (question, answer index) literals: answers that meet every condition but not the conclusion
+    contradict the context. A rule that the true answers break (a stated value or an earlier
+    conclusion overrides it) is left out. Pass a case list's first case only: later cases hold
+    only when the earlier ones do not."""
+    where = {q.text: i for i, q in enumerate(ds.questions)}
+
+    def literal(lit: Lit) -> tuple[int, int] | None:
+        key, want = lit
+        a = asked.get(key)
+        if a is None or a.text not in where:
+            return None
+        i = where[a.text]
+        q = ds.questions[i]
+        if q.kind == "boolean":
+            if a.equals is None:
+                yes = want if isinstance(want, bool) else None
+            else:
+                yes = True if want == a.equals else None
+            return None if yes is None else (i, 0 if yes is not a.negated else 1)
+        if a.equals is None:
+            return (i, q.options.index(want)) if want in q.options else None
+        return (i, q.options.index(a.equals)) if want is True and a.equals in q.options else None
+
+    links = []
+    for conditions, conclusion in rules:
+        got, head = [literal(c) for c in conditions], literal(conclusion)
+        if head is None or not got or any(g is None for g in got):
+            continue
+        if all(ds.answers[i] == a for i, a in got) and ds.answers[head[0]] != head[1]:
+            continue  # overridden in this context
+        links.append((tuple(got), head))
+    return links
+
+
+def program_rules(definitions: Iterable[Rule | Cases]) -> list[tuple[list[Lit], Lit]]:
+    """(conditions, conclusion) of a Program's rules and of each case list's first case."""
+    out = []
+    for d in definitions:
+        if isinstance(d, Rule):
+            out.append((d.conditions, d.conclusion))
+        elif d.cases:
+            out.append((d.cases[0][0], (d.var, d.cases[0][1])))
+    return out

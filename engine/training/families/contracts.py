@@ -2458,41 +2458,21 @@ class Doc:
         keys = {c.key for c in chosen}
         self.sb.chained = self.links_between(keys)
         ds = self.sb.build(rng, shuffle="tail", keep=1)
-        if hasattr(ds, "links"):
-            ds.links = self.answer_links(asked, ds)
+        ds.links = self.answer_links(asked, ds)
         return ds
 
     def answer_links(self, asked: list[tuple[_Cand, str, bool]], ds: DecisionSet) -> list:
         """The context's rules (and first cases) whose conditions and conclusion are all asked, as
-        (question, answer index) literals of the built set: answers meeting every condition but not
-        the conclusion contradict the context."""
-        where = {q.text: i for i, q in enumerate(ds.questions)}
-        slot = {c.key: (where[text], flip) for c, text, flip in asked}
-
-        def literal(lit: Lit):
-            if lit[0] not in slot:
-                return None
-            i, flip = slot[lit[0]]
-            q = ds.questions[i]
-            if q.kind == "boolean":
-                return (i, 0 if lit[1] is not flip else 1) if isinstance(lit[1], bool) else None
-            return (i, q.options.index(lit[1])) if lit[1] in q.options else None
-
-        links = []
+        (question, answer index) literals of the built set (base.answer_links). A rule whose
+        conclusion is a stated fact is left out: the fact, not the rule, settles it."""
+        rules = []
         for d in self.defs:
             if isinstance(d, _Rule):
-                conds, concl = [l for l, _ in d.conds], d.concl
-                if concl[0] in self.facts:
-                    continue
+                if d.concl[0] not in self.facts:
+                    rules.append(([l for l, _ in d.conds], d.concl))
             elif d.cases:
-                conds, concl = [l for l, _ in d.cases[0][0]], (d.var, d.cases[0][1])
-            else:
-                continue
-            got = [literal(l) for l in conds]
-            head = literal(concl)
-            if head is not None and got and all(g is not None for g in got):
-                links.append((tuple(got), head))
-        return links
+                rules.append(([l for l, _ in d.cases[0][0]], (d.var, d.cases[0][1])))
+        return base.answer_links(ds, rules, {c.key: base.Asked(base.cap(text), negated=flip) for c, text, flip in asked})
 
     def support(self, c: _Cand, solved: dict, chosen: list[_Cand], truth: dict) -> int | None:
         got = solved.get(c.key)

@@ -39,7 +39,8 @@ from itertools import product
 from typing import Callable, Hashable, Sequence
 
 from decider.engine.training.corpus import DecisionSet
-from decider.engine.training.families.base import Cases, Program, Rule, SetBuilder, Style, Value, cap, names, pick
+from decider.engine.training.families.base import (Asked, Cases, Program, Rule, SetBuilder, Style, Value,
+                                                   answer_links, cap, names, pick, program_rules)
 
 DOMAIN = "readings"
 
@@ -2114,7 +2115,22 @@ class World:
             else:
                 self.b.ask_choice(text, opts, ans, d, sup)
         self.b.chained = self.chained(targets)
-        return self.b.build(rng)
+        ds = self.b.build(rng)
+        ds.links = answer_links(ds, program_rules(self.p.definitions), self.asked_keys(targets, texts))
+        return ds
+
+    @staticmethod
+    def asked_keys(targets: list[tuple], texts: list[str]) -> dict:
+        """What each question reads, for the consistency links (targets: see `Cand`)."""
+        out = {}
+        for t, text in zip(targets, texts):
+            if t[0] == "truth":
+                out[t[1]] = Asked(text, negated=not t[2])
+            elif t[0] == "is":
+                out[t[1]] = Asked(text, equals=t[2], negated=not t[3])
+            elif t[0] == "cat":
+                out[t[1]] = Asked(text)
+        return out
 
 
 def generate(rng: random.Random, style: Style, n_questions: int, max_links: int) -> DecisionSet:

@@ -2026,7 +2026,29 @@ def _finish(g: _Gen) -> tuple[DecisionSet | None, str]:
             b.ask_boolean(c.ask.text, c.answer, c.depth, sup)
     b.chained = is_chained(w, tlist)
     g.targets = [(c.ask.text, c.ask.target) for c in chosen]
-    return b.build(rng, shuffle=g.shuffle, keep=g.keep), ""
+    ds = b.build(rng, shuffle=g.shuffle, keep=g.keep)
+    rules = [(d.conds, d.concl) if isinstance(d, Rule) else (d.cases[0][1], (d.var, d.cases[0][2]))
+             for d in w.defs if isinstance(d, Rule) or d.cases]
+    ds.links = base.answer_links(ds, rules, _asked_keys(b.questions, tlist))
+    return ds, ""
+
+
+def _asked_keys(questions: Sequence, targets: Sequence[tuple]) -> dict:
+    """What each question reads, for the consistency links: targets ("atom", key, negated),
+    ("eq", var, value, negated), ("cat", var, domain); a categorical question about a state
+    also stands for the atoms ("is", var, value) that rules test."""
+    out: dict = {}
+    for q, t in zip(questions, targets):
+        if t[0] == "cat":
+            out[t[1]] = base.Asked(q.text)
+            for v in q.options:
+                out.setdefault(("is", t[1], v), base.Asked(q.text, equals=v))
+    for q, t in zip(questions, targets):
+        if t[0] == "atom":
+            out[t[1]] = base.Asked(q.text, negated=t[2])
+        elif t[0] == "eq":
+            out[t[1]] = base.Asked(q.text, equals=t[2], negated=t[3])
+    return out
 
 
 def generate_world(rng: random.Random, style: Style, n_questions: int,
