@@ -207,12 +207,11 @@ def test_answer_links_read_rules_through_the_questions_asked():
 
 
 def test_v2_families_with_rules_between_questions_carry_links():
-    """readings, reports and contracts sets link their asked questions through the context's
-    rules (the eval's consistency figure); true answers never contradict them and flipping
-    a fired conclusion does."""
+    """Every v2 family's sets link their asked questions through the context's rules (the eval's
+    consistency figure); true answers never contradict them and flipping a fired conclusion does."""
     from decider.engine.training.evaluate import contradicts
 
-    for family in ("readings", "reports", "contracts"):
+    for family in ("readings", "reports", "contracts", "quantified"):
         sets = make_sets(CorpusSpec(split="validation", mix=((family, 1.0),)), 120)
         linked = [s for s in sets if s.links]
         assert len(linked) > 25, family

@@ -297,7 +297,8 @@ def answer_links(ds: DecisionSet, rules: Iterable[tuple[Sequence[Lit], Lit]], as
             continue
         if all(ds.answers[i] == a for i, a in got) and ds.answers[head[0]] != head[1]:
             continue  # overridden in this context
-        links.append((tuple(got), head))
+        if (tuple(got), head) not in links:
+            links.append((tuple(got), head))
     return links
 
 

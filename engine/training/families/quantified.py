@@ -2199,7 +2199,34 @@ class _World:
             else:
                 sb.ask_choice(q["text"], q["options"], q["answer"], q["depth"], sup)
         sb.chained = chained
-        return sb.build(rng)
+        ds = sb.build(rng)
+        ds.links = base.answer_links(ds, self.fired_rules(model), self.asked_keys(asked))
+        return ds
+
+    @staticmethod
+    def fired_rules(model: Model) -> list:
+        """The grounded rules that fired, as (conditions, conclusion) for base.answer_links: their
+        other conditions (kinds, negated attributes no rule concludes) are settled by the context."""
+        out = []
+        for _, concl, pos in model.edges:
+            head = (concl, model.value(concl)) if concl[0] == "c" else (concl, True)
+            out.append(([(p, True) for p in pos], head))
+        return out
+
+    def asked_keys(self, asked: list[dict]) -> dict:
+        """What each question reads: a yes/no question its atom (negated when its answer is the
+        atom's opposite), a categorical one its variable, a which-question each relation atom."""
+        out: dict = {}
+        for q in asked:
+            if q["kind"] == "which":
+                for atom in q["which"]:
+                    out[atom] = base.Asked(base.cap(q["text"]), equals=self.short(atom[3]))
+        for q in asked:
+            if q["kind"] == "bool":
+                out[q["atom"]] = base.Asked(base.cap(q["text"]), negated=q["answer"] != q["truth"])
+            elif q["kind"] == "cat":
+                out[q["atom"]] = base.Asked(base.cap(q["text"]))
+        return out
 
     def ask(self, t: Target, model: Model) -> dict:
         """Render one question; returns its text, options, answer, depth, the atom or variable
