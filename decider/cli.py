@@ -64,7 +64,7 @@ def cmd_eval(args) -> int:
         return 0
     report = evaluate_checkpoint(args.checkpoint, split=args.split, corpus=args.corpus, data=args.data, sets=args.sets,
                                  policies=args.policies.split(","), threshold=args.threshold,
-                                 oracle_sets=args.oracle_sets, device=args.device,
+                                 oracle_sets=args.oracle_sets, device=args.device, precision=args.precision,
                                  progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
     print(json.dumps(report) if args.json else "\n".join(report_lines(report)))
     if args.out:
@@ -297,6 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", help="also write the report to this file")
     e.add_argument("--threads", type=int)
     e.add_argument("--device", default="auto", help="'auto' (CUDA when present), 'cpu' or 'cuda'")
+    e.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16"],
+                   help="the engine's precision (see `decider serve --help`)")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
 

@@ -140,7 +140,7 @@ class DeciderServer:
         s = self.settings
 
         def build() -> EngineCore:  # runs on the engine thread, like every step after it
-            core = build_engine(s.checkpoint, device=s.device, max_running=s.max_running,
+            core = build_engine(s.checkpoint, device=s.device, precision=s.precision, max_running=s.max_running,
                                 prefix_cache_bytes=s.prefix_cache_mb * 2**20)
             if s.self_test:
                 self_test(core)

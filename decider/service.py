@@ -223,4 +223,5 @@ def model_info(core, backend: str) -> pb.ModelInfo:
     cal = ckpt.meta.get("calibrated_on", "not calibrated (temperature 1)")
     return pb.ModelInfo(name=ckpt.name, version=ckpt.version, max_questions=MAX_QUESTIONS, max_options=MAX_OPTIONS,
                         context_window=ckpt.tokenizer.max_length, temperature=ckpt.temperature,
-                        calibrated_on=cal, kernel_backend=backend, device=str(core.device))
+                        calibrated_on=cal, kernel_backend=backend, device=str(core.device),
+                        precision=core.precision)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, YamlConfigSettingsSource
@@ -29,6 +30,9 @@ class ServerSettings(BaseSettings):
                                                       "gRPC host")
     checkpoint: Path | None = Field(None, description="model folder; default the shipped decider-small")
     device: str = Field("auto", description="'auto' (CUDA when present), 'cpu' or 'cuda'")
+    precision: Literal["auto", "fp32", "bf16"] = Field(
+        "auto", description="'auto': bf16 on CUDA and on CPUs whose bf16 is fast and batch-invariant, else "
+                            "fp32; 'fp32' or 'bf16' to force one")
     max_queue: int = Field(256, ge=1, description="requests admitted at once (waiting + running); more get "
                                                   "RESOURCE_EXHAUSTED so that callers back off")
     max_queue_wait_s: float = Field(0.25, ge=0, description="a request that would wait longer than this for the "

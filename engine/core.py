@@ -23,8 +23,10 @@ This module never imports grpc; the server and batch mode drive the same core.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,8 +53,9 @@ class EngineConfig(BaseModel):
     bucket_ratio: float = Field(1.25, ge=1.0, description="a prefix pass pads to at most this times the "
                                                           "shortest prefix in it")
     max_prefix_tokens: int = Field(16384, ge=512, description="padded tokens per prefix pass (memory)")
-    precision: Precision = Field("auto", description="'auto': bf16 on CUDA, fp32 on a CPU (where bf16 would make "
-                                 "answers depend on the rest of the batch); 'fp32' or 'bf16' to force one")
+    precision: Precision = Field("auto", description="'auto': bf16 on CUDA and on CPUs whose bf16 is fast and "
+                                 "batch-invariant (engine.device.serving_precision), else fp32; 'fp32' or "
+                                 "'bf16' to force one")
 
 
 @dataclass
@@ -114,11 +117,20 @@ class EngineCore:
         self.temperature = ckpt.temperature  # fitted on held-out sets; the eval sets 1.0 to fit it
         self.backend = dispatch.backend_name(self.device)
         self.precision = serving_precision(self.device, self.config.precision)
+        # bf16 on a CPU: the weights are cast once (no autocast), and every request's prefix pass
+        # and block attention run at its own length, so its bits never depend on its batch
+        self.exact = self.device.type == "cpu" and self.precision == "bf16"
+        if self.exact:
+            self.model = copy.deepcopy(self.model).to(torch.bfloat16)
         self.waiting: list[RequestState] = []
         self.cohorts: list[Cohort] = []
         self.by_id: dict[str, RequestState] = {}
         self._ids = itertools.count()
         self.steps = 0
+
+    def _autocast(self):
+        """bf16 autocast where the engine runs bf16 on fp32 weights (CUDA); a no-op otherwise."""
+        return nullcontext() if self.exact else autocast_for(self.device, self.precision)
 
     # -- requests in and out
     def add_request(self, request: DecisionRequest | dict, request_id: str | None = None,
@@ -228,8 +240,15 @@ class EngineCore:
         batch = Batch.collate([s.enc for s in states], self.tok.pad, self.n_classes, self.device)
         misses = [b for b, s in enumerate(states) if s.prefix is None]
         t0 = time.perf_counter()
-        with autocast_for(self.device, self.precision):
-            if len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
+        with self._autocast():
+            if self.exact:  # one pass per request at its own length
+                for b in misses:
+                    n = len(states[b].enc.prefix_ids)
+                    states[b].prefix = self.model.prefix_forward(batch.ids[b:b + 1, :n], batch.valid[b:b + 1, :n],
+                                                                 batch.segments[b:b + 1, :n])
+                prefix = _stack([s.prefix for s in states], batch.valid)
+                prefix.exact = True
+            elif len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
                 prefix = batch.prefix_forward(self.model)
             else:
                 if misses:
@@ -275,7 +294,7 @@ class EngineCore:
                 open_[b, i] = slot.result is None and cohort.live[b]
             if s.request.options.policy == "parallel":
                 threshold[b] = s.request.options.threshold
-        with autocast_for(self.device, self.precision):
+        with self._autocast():
             logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
                                               cohort.prefix, cohort.choices)
         to = self.device

@@ -3,10 +3,12 @@ whether bf16 pays on it (CUDA; CPUs with AMX or AVX512-BF16), as an autocast con
 
 from __future__ import annotations
 
+import functools
 from contextlib import nullcontext
 from typing import Literal
 
 import torch
+import torch.nn.functional as F
 
 
 def bf16_is_fast(device: torch.device | str) -> bool:
@@ -42,14 +44,18 @@ def uses_bf16(device: torch.device | str, precision: Precision | bool = "auto") 
 
 
 def serving_precision(device: torch.device | str, precision: Precision = "auto") -> Precision:
-    """What the engine runs in: 'auto' is bf16 on CUDA and fp32 on a CPU. On a CPU, bf16
-    autocast rounds every matmul output to bf16, so a request's answers would move with what
-    else shares its batch (a bf16 kernel's accumulation order depends on the batch shape, and
-    the rounding makes that visible: confidences moved by up to 0.08); fp32 keeps a request's
-    answers the same alone and in any batch, and at batch 1 it is no slower than autocast."""
-    if precision == "auto":
-        return "bf16" if torch.device(device).type == "cuda" and bf16_is_fast(device) else "fp32"
-    return precision
+    """What the engine runs in. 'auto': bf16 on CUDA; on a CPU, bf16 where its bf16 matmuls are
+    fast (AMX, AVX512-BF16) and give a row the same bits in any batch (probed), else fp32. On a
+    CPU the engine casts its weights to bf16 once and runs every request at its own length, so
+    its answers stay the same alone and in any batch (engine/core.py); where the probe fails,
+    a row's bf16 rounding would move with its batch (confidences moved by up to 0.08 on one
+    Intel AMX machine under autocast), so fp32 it is."""
+    if precision != "auto":
+        return precision
+    device = torch.device(device)
+    if device.type == "cuda":
+        return "bf16" if bf16_is_fast(device) else "fp32"
+    return "bf16" if bf16_is_fast(device) and bf16_rows_are_batch_invariant() else "fp32"
 
 
 def autocast_for(device: torch.device | str, precision: Precision | bool = "auto"):
@@ -58,3 +64,20 @@ def autocast_for(device: torch.device | str, precision: Precision | bool = "auto
     if not uses_bf16(device, precision):
         return nullcontext()
     return torch.autocast(device.type, dtype=torch.bfloat16)
+
+
+@functools.cache
+def bf16_rows_are_batch_invariant() -> bool:
+    """Whether this CPU's bf16 matmul gives a row the same bits alone and among others (oneDNN's
+    kernels for some shapes sum in an order that depends on the row count). Probed on the shapes
+    of decider-small's layers; the CPU bf16 path (engine/core.py) relies on it."""
+    g = torch.Generator().manual_seed(0)
+    for n, k in ((1536, 384), (384, 1536), (384, 384)):
+        w, b = torch.randn(n, k, generator=g).bfloat16(), torch.randn(n, generator=g).bfloat16()
+        x = torch.randn(600, k, generator=g).bfloat16()
+        alone = [F.linear(x[i:i + 1], w, b)[0] for i in (0, 5, 7)]
+        for m in (8, 16, 64, 600):
+            many = F.linear(x[:m], w, b)
+            if not all(torch.equal(a, many[i]) for a, i in zip(alone, (0, 5, 7))):
+                return False
+    return True

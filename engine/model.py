@@ -75,17 +75,20 @@ PRESETS = {
 
 @dataclass
 class PrefixKV:
-    """Per-layer keys/values of a batch of prefixes; `valid` marks real (unpadded) tokens."""
+    """Per-layer keys/values of a batch of prefixes; `valid` marks real (unpadded) tokens.
+    `exact`: block attention runs request by request over its own length (no padded
+    reductions), so that a request's bits never depend on its batch (the CPU bf16 path)."""
 
     k: list[torch.Tensor]  # n_layers x (B, H, L, D)
     v: list[torch.Tensor]  # n_layers x (B, H, L, D)
     valid: torch.Tensor    # (B, L) bool
+    exact: bool = False
 
     def select(self, index: torch.Tensor) -> "PrefixKV":
         """Rows `index` of the batch (repeats allowed): one prefix serving many blocks."""
         return PrefixKV([k.index_select(0, index) for k in self.k],
                         [v.index_select(0, index) for v in self.v],
-                        self.valid.index_select(0, index))
+                        self.valid.index_select(0, index), self.exact)
 
     def nbytes(self) -> int:
         return sum(t.numel() * t.element_size() for t in (*self.k, *self.v))
@@ -142,17 +145,20 @@ class Layer(nn.Module):
         B, H, S, D = a.shape
         return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D)), (k, v)
 
-    def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None):
+    def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None,
+              lengths=None):
         """Block slots x (B, S, dim) attend to their cached prefix and to each other, through
         kernels.dispatch: prefix K/V padded (B, H, L, D) with prefix_valid (B, L) on the torch
-        path, packed (N, H, D) with cu_seqlens (B + 1,) on the Triton path."""
+        path (request by request at `lengths` when given), packed (N, H, D) with cu_seqlens
+        (B + 1,) on the Triton path."""
         B, S, _ = x.shape
         q = self.query(x).view(B, S, self.n_heads, self.head_dim)  # (B, S, H, D)
         k = self.key(x).view(B, S, self.n_heads, self.head_dim)
         v = self.value(x).view(B, S, self.n_heads, self.head_dim)
         if cu_seqlens is None:  # torch: fp32 attention even under autocast (see the module docstring)
             with torch.autocast(x.device.type, enabled=False):
-                a = dispatch.block_attention(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid=prefix_valid)
+                a = dispatch.block_attention(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid=prefix_valid,
+                                             lengths=lengths)
         else:
             dt = q.dtype
             a = dispatch.block_attention(q, k.to(dt), v.to(dt), slot_valid, prefix_k.to(dt), prefix_v.to(dt),
@@ -254,11 +260,13 @@ class BlockDiffusionModel(nn.Module):
         -> logits (B, S, C), fp32. `answers` holds a class per slot, or `mask_token` if open."""
         x = self._embed_block(answers, positions, choices)
         packed = isinstance(prefix, PackedPrefixKV)  # the Triton path's layout (see decider.kernels.dispatch)
+        exact = not packed and prefix.exact  # Triton's kernel reads each request at its own length anyway
+        lengths = (prefix.valid.sum(1).tolist(), slot_valid.sum(1).tolist()) if exact else None
         for layer, k, v in zip(self.layers, prefix.k, prefix.v):
             if packed:
                 x = layer.block(x, k, v, slot_valid, cu_seqlens=prefix.cu_seqlens, max_len=prefix.max_len)
             else:
-                x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid)
+                x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid, lengths=lengths)
         return self._head(x, choices)
 
     def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices) -> torch.Tensor:

@@ -69,6 +69,17 @@ def test_model_info(client):
     info = client.model_info()
     assert (info.name, info.max_questions, info.max_options, info.context_window) == ("decider-small", 8, 16, 512)
     assert info.kernel_backend == "torch" and info.temperature > 0 and "validation" in info.calibrated_on
+    from decider.engine.device import serving_precision
+
+    assert info.precision == serving_precision("cpu") and info.precision in ("fp32", "bf16")
+
+
+def test_precision_is_a_setting_and_the_server_warms_up_in_it():
+    """--precision fp32 on any CPU: the engine (its self-test decision ran before SERVING, so
+    the path is warm) reports what it computes in."""
+    with ServerThread(precision="fp32") as srv, DeciderClient(srv.target) as c:
+        assert c.model_info().precision == "fp32"
+        assert c.decide_request(example_pb()).answers
 
 
 class Interlock(BaseModel):

@@ -26,7 +26,7 @@ import torch
 from decider.engine.checkpoint import Checkpoint, load_checkpoint
 from decider.engine.core import build_engine
 from decider.engine.decode import Batch, answer_probs
-from decider.engine.device import autocast_for, resolve_device
+from decider.engine.device import Precision, autocast_for, resolve_device
 from decider.engine.model import BlockDiffusionModel, PrefixKV
 from decider.engine.request import DecisionResult, answer_classes, as_request
 from decider.engine.tokenizer import EncodedRequest
@@ -49,9 +49,9 @@ class Scored:
 
 
 def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold: float,
-               temperature: float, batch_size: int = 32) -> Scored:
+               temperature: float, batch_size: int = 32, precision: Precision = "auto") -> Scored:
     """Decide every set through the serving engine (continuous batching of `batch_size`)."""
-    core = build_engine(ckpt, max_running=batch_size, prefix_cache_bytes=0)
+    core = build_engine(ckpt, max_running=batch_size, prefix_cache_bytes=0, precision=precision)
     core.temperature = temperature
     order = sorted(range(len(sets)), key=lambda i: len(sets[i].context))  # similar lengths share a cohort
     if policy == "independent":  # each question in a request of its own
@@ -210,20 +210,21 @@ def held_out_sets(split: str, n: int, corpus: str = "v1") -> list[DecisionSet]:
 
 
 def evaluate(ckpt: Checkpoint, sets: list[DecisionSet], policies=("parallel", "sequential", "independent"),
-             threshold: float = 0.9, oracle_sets: int = 500, batch_size: int = 32, progress=None) -> dict:
+             threshold: float = 0.9, oracle_sets: int = 500, batch_size: int = 32, progress=None,
+             precision: Precision = "auto") -> dict:
     """`oracle_sets`: how many of the sets the (diagnostic, costlier) oracle runs on; 0 = none."""
     report = {}
     for policy in policies:
         if progress:
             progress(f"policy {policy} on {len(sets)} sets")
-        scored = run_policy(ckpt, sets, policy, threshold, ckpt.temperature, batch_size)
+        scored = run_policy(ckpt, sets, policy, threshold, ckpt.temperature, batch_size, precision)
         report[policy] = summarise(scored)
         report[policy]["by_family"] = summarise_by_family(scored)
     if oracle_sets:
         if progress:
             progress(f"oracle and flip test on {min(oracle_sets, len(sets))} sets")
         report["oracle"] = oracle(ckpt, sets[:oracle_sets], ckpt.temperature, batch_size)
-    report["settings"] = {"threshold": threshold, "temperature": ckpt.temperature}
+    report["settings"] = {"threshold": threshold, "temperature": ckpt.temperature, "precision": precision}
     return report
 
 
@@ -254,14 +255,15 @@ def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float 
 def evaluate_checkpoint(checkpoint: str | Path | None = None, *, split: str = "test", corpus: str = "v1",
                         data: Path | None = None,
                         sets: int = 2000, policies=("parallel", "sequential", "independent"), threshold: float = 0.9,
-                        oracle_sets: int = 500, device: str = "auto", progress=None) -> dict:
+                        oracle_sets: int = 500, device: str = "auto", precision: Precision = "auto",
+                        progress=None) -> dict:
     """`decider eval`: the report of a checkpoint (default: the shipped one) on `sets` sets of a
     split, or on the first `sets` labelled sets of a JSONL file."""
     ckpt = load_checkpoint(checkpoint, device=resolve_device(device))
     chosen = load_jsonl(data)[:sets] if data else held_out_sets(split, sets, corpus)
     t0 = time.time()
     report = evaluate(ckpt, chosen, policies=policies, threshold=threshold, oracle_sets=oracle_sets,
-                      progress=progress)
+                      progress=progress, precision=precision)
     report["settings"].update(split=str(data) if data else split, corpus=None if data else corpus,
                               seconds=round(time.time() - t0))
     return report

@@ -14,9 +14,27 @@ import torch
 
 
 def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_valid: torch.Tensor,
-                    prefix_k: torch.Tensor, prefix_v: torch.Tensor, prefix_valid: torch.Tensor) -> torch.Tensor:
+                    prefix_k: torch.Tensor, prefix_v: torch.Tensor, prefix_valid: torch.Tensor,
+                    lengths: tuple[list[int], list[int]] | None = None) -> torch.Tensor:
     """q (B, S, H, D); k, v (B, S, Hkv, D); slot_valid (B, S) bool; prefix_k, prefix_v (B, Hkv, L, D)
-    padded; prefix_valid (B, L) bool. Returns (B, S, H, D) in fp32 (computed in fp32)."""
+    padded; prefix_valid (B, L) bool. Returns (B, S, H, D) in fp32 (computed in fp32).
+
+    `lengths` (prefix lengths, slot counts): attend request by request over exactly its own
+    keys, so that a request's bits never depend on the padding its batch needs (the reductions
+    over a padded length sum in another order: ~1e-7 in fp32, which bf16 rounding can turn into
+    a different answer). Without it the batch is one padded computation."""
+    if lengths is None:
+        keys_valid = torch.cat([prefix_valid.bool(), slot_valid.bool()], 1)  # (B, L + S)
+        return _attend(q, k, v, prefix_k, prefix_v, keys_valid)
+    B, S, H, D = q.shape
+    out = q.new_zeros(B, S, H, D, dtype=torch.float32)
+    for b, (n, s) in enumerate(zip(*lengths)):
+        out[b:b + 1, :s] = _attend(q[b:b + 1, :s], k[b:b + 1, :s], v[b:b + 1, :s],
+                                   prefix_k[b:b + 1, :, :n], prefix_v[b:b + 1, :, :n], None)
+    return out
+
+
+def _attend(q, k, v, prefix_k, prefix_v, keys_valid: torch.Tensor | None) -> torch.Tensor:
     B, S, H, D = q.shape
     group = H // k.shape[2]
     qh = q.float().transpose(1, 2)                                          # (B, H, S, D)
@@ -26,8 +44,9 @@ def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_vali
         kh, vh, pk, pv = (t.repeat_interleave(group, 1) for t in (kh, vh, pk, pv))  # (B, H, ., D)
     L = pk.shape[2]
     scores = torch.cat([qh @ pk.transpose(-1, -2), qh @ kh.transpose(-1, -2)], -1) * D ** -0.5  # (B, H, S, L + S)
-    keys_valid = torch.cat([prefix_valid.bool(), slot_valid.bool()], 1)    # (B, L + S)
-    p = scores.masked_fill(~keys_valid[:, None, None, :], float("-inf")).softmax(-1)
+    if keys_valid is not None:
+        scores = scores.masked_fill(~keys_valid[:, None, None, :], float("-inf"))
+    p = scores.softmax(-1)
     out = p[..., :L] @ pv + p[..., L:] @ vh                                 # (B, H, S, D)
     return out.transpose(1, 2)                                              # (B, S, H, D)
 

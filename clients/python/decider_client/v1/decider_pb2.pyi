@@ -175,7 +175,7 @@ class GetModelInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ModelInfo(_message.Message):
-    __slots__ = ("name", "version", "max_questions", "max_options", "context_window", "temperature", "calibrated_on", "kernel_backend", "device")
+    __slots__ = ("name", "version", "max_questions", "max_options", "context_window", "temperature", "calibrated_on", "kernel_backend", "device", "precision")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_QUESTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -185,6 +185,7 @@ class ModelInfo(_message.Message):
     CALIBRATED_ON_FIELD_NUMBER: _ClassVar[int]
     KERNEL_BACKEND_FIELD_NUMBER: _ClassVar[int]
     DEVICE_FIELD_NUMBER: _ClassVar[int]
+    PRECISION_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     max_questions: int
@@ -194,4 +195,5 @@ class ModelInfo(_message.Message):
     calibrated_on: str
     kernel_backend: str
     device: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., max_questions: _Optional[int] = ..., max_options: _Optional[int] = ..., context_window: _Optional[int] = ..., temperature: _Optional[float] = ..., calibrated_on: _Optional[str] = ..., kernel_backend: _Optional[str] = ..., device: _Optional[str] = ...) -> None: ...
+    precision: str
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., max_questions: _Optional[int] = ..., max_options: _Optional[int] = ..., context_window: _Optional[int] = ..., temperature: _Optional[float] = ..., calibrated_on: _Optional[str] = ..., kernel_backend: _Optional[str] = ..., device: _Optional[str] = ..., precision: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,71 @@
+"""The engine's precisions on a CPU: bf16 (weights cast once, each request at its own length)
+against the fp32 reference, and the bits of a request alone, in a batch and from the cache."""
+
+import pytest
+import torch
+
+from decider.engine.core import build_engine
+from decider.engine.device import bf16_is_fast, bf16_rows_are_batch_invariant, serving_precision
+from decider.engine.request import as_request
+from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_sets
+
+
+def _requests(n, mix=V2_MIX):
+    return [as_request(s.context, s.questions) for s in make_sets(CorpusSpec(split="test", mix=mix), n)]
+
+
+def _same_bits(a, b):
+    assert [(x.index, x.step, x.confidence) for x in a.answers] == [(x.index, x.step, x.confidence) for x in b.answers]
+    assert a.forward_passes == b.forward_passes
+
+
+def test_auto_is_bf16_only_where_it_is_fast_and_batch_invariant():
+    want = "bf16" if bf16_is_fast("cpu") and bf16_rows_are_batch_invariant() else "fp32"
+    assert serving_precision("cpu", "auto") == want
+    assert serving_precision("cpu", "fp32") == "fp32" and serving_precision("cpu", "bf16") == "bf16"
+
+
+def test_bf16_engine_keeps_its_own_bf16_copy_of_the_weights(tiny):
+    core = build_engine(tiny, precision="bf16")
+    assert core.precision == "bf16" and next(core.model.parameters()).dtype == torch.bfloat16
+    assert next(tiny.model.parameters()).dtype == torch.float32  # the checkpoint's model is untouched
+    assert next(build_engine(tiny, precision="fp32").model.parameters()).dtype == torch.float32
+
+
+def test_bf16_answers_follow_the_fp32_reference_on_a_tiny_model(tiny):
+    """Random weights give near-uniform answers, so compare the confidences; a bf16 weight
+    carries 8 bits of mantissa, so they move by at most about a percent here."""
+    requests = _requests(12)
+    ref = build_engine(tiny, precision="fp32").decide(requests)
+    fast = build_engine(tiny, precision="bf16").decide(requests)
+    worst = max(abs(x.confidence - y.confidence) for a, b in zip(ref, fast) for x, y in zip(a.answers, b.answers)
+                if x.step == y.step == 1)  # first-pass answers: same inputs in both
+    assert worst < 0.02, worst
+
+
+def test_bf16_request_has_the_same_bits_alone_in_a_batch_and_from_the_cache(tiny):
+    if not bf16_rows_are_batch_invariant():
+        pytest.skip("this CPU's bf16 matmul sums rows in a batch-dependent order; 'auto' keeps fp32 here")
+    requests = _requests(16)
+    alone = [build_engine(tiny, precision="bf16", prefix_cache_bytes=0).decide([r])[0] for r in requests[:5]]
+    engine = build_engine(tiny, precision="bf16", max_running=16)
+    batched = engine.decide(requests)[:5]
+    cached = [engine.decide([r])[0] for r in requests[:5]]
+    for a, b, c in zip(alone, batched, cached):
+        assert c.prefix_cached
+        _same_bits(a, b)
+        _same_bits(a, c)
+
+
+def test_bf16_on_the_shipped_model_answers_as_fp32_and_batch_invariant(shipped):
+    if not (bf16_is_fast("cpu") and bf16_rows_are_batch_invariant()):
+        pytest.skip("bf16 is emulated or batch-dependent on this CPU: the engine stays in fp32 here")
+    requests = _requests(12)
+    ref = build_engine(shipped, precision="fp32", prefix_cache_bytes=0).decide(requests)
+    fast = build_engine(shipped, precision="bf16", prefix_cache_bytes=0).decide(requests)
+    alone = [build_engine(shipped, precision="bf16", prefix_cache_bytes=0).decide([r])[0] for r in requests[:4]]
+    pairs = [(x, y) for a, b in zip(ref, fast) for x, y in zip(a.answers, b.answers)]
+    assert sum(x.index == y.index for x, y in pairs) >= 0.97 * len(pairs)
+    assert max(abs(x.confidence - y.confidence) for x, y in pairs if x.index == y.index and x.step == y.step) < 0.05
+    for a, b in zip(alone, fast):
+        _same_bits(a, b)
