@@ -159,11 +159,17 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
     return folder
 
 
+# model fields added after checkpoints were first fingerprinted, with the value that means "off":
+# at that value they stay out of the fingerprint, so that older checkpoints still load
+ADDED_FIELDS = {"number_ranks": 0}
+
+
 def fingerprint(weights: Path, cfg: ModelConfig) -> str:
     """sha256 of the weights file and the model fields of the config: recorded when a checkpoint
     is saved, checked when it is loaded, so that flipped bits or an edited config.json (say, its
     yes/no token ids or head count) are refused instead of served."""
-    h = hashlib.sha256(json.dumps(cfg.model_dump(), sort_keys=True).encode())
+    fields = {k: v for k, v in cfg.model_dump().items() if ADDED_FIELDS.get(k, object()) != v}
+    h = hashlib.sha256(json.dumps(fields, sort_keys=True).encode())
     with open(weights, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)

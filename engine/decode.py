@@ -30,6 +30,7 @@ class Batch:
     allowed: torch.Tensor     # (B, S, C) bool: answer classes each slot may take
     option_ids: torch.Tensor  # (B, S, K, T) token ids of each option (K = C - 2)
     option_len: torch.Tensor  # (B, S, K)
+    numbers: torch.Tensor     # (B, L) rank of each prefix token's number (0 = none)
 
     @staticmethod
     def collate(requests: list[EncodedRequest], pad_id: int, n_classes: int,
@@ -40,6 +41,7 @@ class Batch:
         ids = torch.full((B, L), pad_id, dtype=torch.long)
         valid = torch.zeros(B, L, dtype=torch.bool)
         segments = torch.zeros(B, L, dtype=torch.long)
+        numbers = torch.zeros(B, L, dtype=torch.long)
         positions = torch.zeros(B, S, dtype=torch.long)
         slot_valid = torch.zeros(B, S, dtype=torch.bool)
         allowed = torch.zeros(B, S, n_classes, dtype=torch.bool)
@@ -56,11 +58,13 @@ class Batch:
             ids[b, :n] = torch.tensor(r.prefix_ids)
             valid[b, :n] = True
             segments[b, :n] = torch.tensor(r.segments)
+            if r.numbers:
+                numbers[b, :n] = torch.tensor(r.numbers)
             positions[b, : r.n_slots] = torch.tensor(r.slot_positions)
             slot_valid[b, : r.n_slots] = True
             for s, classes in enumerate(r.allowed):
                 allowed[b, s, classes] = True
-        return Batch(ids, valid, segments, positions, slot_valid, allowed, option_ids, option_len).to(device)
+        return Batch(ids, valid, segments, positions, slot_valid, allowed, option_ids, option_len, numbers).to(device)
 
     def to(self, device: torch.device | str) -> "Batch":
         return Batch(*(getattr(self, f.name).to(device, non_blocking=True) for f in fields(self)))
@@ -69,7 +73,7 @@ class Batch:
         return model.answer_vectors(self.option_ids, self.option_len)
 
     def prefix_forward(self, model: BlockDiffusionModel) -> PrefixKV:
-        return model.prefix_forward(self.ids, self.valid, self.segments)
+        return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers)
 
 
 def answer_probs(logits: torch.Tensor, allowed: torch.Tensor, temperature: float) -> torch.Tensor:

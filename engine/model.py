@@ -50,6 +50,8 @@ class ModelConfig(BaseModel):
     yes_token: int = Field(2748, description="vocabulary id of 'yes' (its embedding is the yes vector)")
     no_token: int = Field(2053, description="vocabulary id of 'no'")
     max_questions: int = Field(8, description="slots per block; question i's tokens and slot i share a learned embedding")
+    number_ranks: int = Field(0, ge=0, description="rank embeddings of the numbers in a prefix (engine/numbers.py): "
+                              "ranks 1..number_ranks, higher ranks share the last; 0 = none")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -183,6 +185,8 @@ class BlockDiffusionModel(nn.Module):
         self.token_type_embeddings = nn.Embedding(cfg.type_vocab, cfg.dim)
         self.answer_embeddings = nn.Embedding(2, cfg.dim)  # 0 = revealed (added to the answer's vector), 1 = [MASK]
         self.question_embeddings = nn.Embedding(cfg.max_questions + 1, cfg.dim)  # 0 = context
+        if cfg.number_ranks:
+            self.number_embeddings = nn.Embedding(cfg.number_ranks + 1, cfg.dim)  # 0 = not a number
         self.embed_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.layers = nn.ModuleList(Layer(cfg) for _ in range(cfg.n_layers))
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
@@ -204,14 +208,27 @@ class BlockDiffusionModel(nn.Module):
                 nn.init.ones_(m.weight)
                 nn.init.zeros_(m.bias)
         nn.init.zeros_(self.question_embeddings.weight)  # starts as the plain encoder
+        if self.cfg.number_ranks:
+            nn.init.zeros_(self.number_embeddings.weight)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
+    def add_number_ranks(self, n: int) -> None:
+        """Give a model without number ranks a table of `n` (zeros: it starts as it was)."""
+        if self.cfg.number_ranks:
+            raise ValueError(f"the model has number ranks already ({self.cfg.number_ranks})")
+        self.cfg = self.cfg.model_copy(update={"number_ranks": n})
+        w = self.word_embeddings.weight
+        self.number_embeddings = nn.Embedding(n + 1, self.cfg.dim, device=w.device, dtype=w.dtype)
+        nn.init.zeros_(self.number_embeddings.weight)
+
     # -- embeddings
-    def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor) -> torch.Tensor:
+    def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None) -> torch.Tensor:
         pos = torch.arange(ids.shape[1], device=ids.device)
         x = (self.word_embeddings(ids) + self.position_embeddings(pos) + self.token_type_embeddings.weight[0]
              + self.question_embeddings(segments))
+        if self.cfg.number_ranks and numbers is not None:
+            x = x + self.number_embeddings(numbers.clamp(max=self.cfg.number_ranks))
         return self.embed_norm(x)  # (B, L, dim)
 
     def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
@@ -240,9 +257,11 @@ class BlockDiffusionModel(nn.Module):
         return logits + F.pad(self.head_bias.float(), (0, logits.shape[-1] - 2))
 
     # -- the two passes
-    def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor) -> PrefixKV:
-        """ids, valid, segments: (B, L). Returns the K/V of every layer for the prefix."""
-        x = self._embed_prefix(ids, segments)
+    def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
+                       numbers: torch.Tensor | None = None) -> PrefixKV:
+        """ids, valid, segments, numbers (rank of each token's number, 0 = none): (B, L).
+        Returns the K/V of every layer for the prefix."""
+        x = self._embed_prefix(ids, segments, numbers)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
         ks, vs = [], []
         for layer in self.layers[:-1]:
@@ -269,11 +288,11 @@ class BlockDiffusionModel(nn.Module):
                 x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid, lengths=lengths)
         return self._head(x, choices)
 
-    def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices) -> torch.Tensor:
+    def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices, numbers=None) -> torch.Tensor:
         """One pass over prefix + block with the block-diffusion mask. Same result as
         prefix_forward + block_forward; kept as the reference the tests compare with."""
         L, S = ids.shape[1], answers.shape[1]
-        x = torch.cat([self._embed_prefix(ids, segments), self._embed_block(answers, positions, choices)], 1)
+        x = torch.cat([self._embed_prefix(ids, segments, numbers), self._embed_block(answers, positions, choices)], 1)
         keys = torch.cat([valid, slot_valid], 1)  # (B, L + S)
         sees_block = torch.zeros(L + S, L + S, dtype=torch.bool, device=ids.device)
         sees_block[L:, :] = True

@@ -7,7 +7,8 @@ after the last token of its question.
 
 Answer classes are shared by all questions: 0 = yes, 1 = no, 2 + k = option k. The
 model scores an option by its content (the words of the option), so each request also
-carries the token ids of every option.
+carries the token ids of every option. Every prefix token that is part of a number carries
+the number's rank among the request's numbers (engine/numbers.py), 0 elsewhere.
 This module knows nothing of the model or of torch.
 """
 
@@ -19,9 +20,11 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
+from decider.engine.numbers import token_ranks
 from decider.engine.request import MAX_OPTIONS, MAX_QUESTIONS, DecisionInputError, Question, answer_classes
 
 OPTION_LABELS = string.ascii_lowercase[:MAX_OPTIONS]
+RANK_CAP = 255  # ranks the tokenizer hands out; a model clamps them to its own table
 
 
 @dataclass
@@ -31,6 +34,7 @@ class EncodedRequest:
     slot_positions: list[int]  # position id of each slot
     allowed: list[list[int]]   # answer classes per slot
     option_ids: list[list[list[int]]] = field(default_factory=list)  # per slot, per option: token ids
+    numbers: list[int] = field(default_factory=list)  # per prefix token: rank of its number (0 = none)
 
     @property
     def n_slots(self) -> int:
@@ -66,17 +70,24 @@ class DecisionTokenizer:
             for q in questions:
                 texts.append(q.text)
                 texts.extend(q.options)
-        pieces = iter(self.tok.encode_batch(texts, add_special_tokens=False))
-        out = []
+        encodings = self.tok.encode_batch(texts, add_special_tokens=False)
+        pieces = iter(encodings)
+        out, first = [], 0
         for context, questions in requests:
-            ctx = next(pieces).ids
-            qs, options = [], []
+            n_texts = 1 + sum(1 + len(q.options) for q in questions)
+            mine = encodings[first:first + n_texts]
+            ranks = iter(token_ranks(texts[first:first + n_texts], [e.offsets for e in mine], RANK_CAP))
+            first += n_texts
+            ctx, ctx_ranks = next(pieces).ids, next(ranks)
+            qs, q_ranks, options = [], [], []
             for q in questions:
-                ids = list(next(pieces).ids)
+                ids, nums = list(next(pieces).ids), list(next(ranks))
                 opts = [next(pieces).ids for _ in q.options]
                 for k, o in enumerate(opts):  # "... (a) manual (b) automatic"
                     ids += self.labels[k] + o
+                    nums += [0] * len(self.labels[k]) + next(ranks)
                 qs.append(ids)
+                q_ranks.append(nums)
                 options.append(opts)
             q_len = sum(len(q) + 1 for q in qs) + 1
             budget = self.max_length - 2 - q_len
@@ -90,16 +101,20 @@ class DecisionTokenizer:
                         f"context is {len(ctx)} tokens but the model's window leaves room for "
                         f"{max(budget, 0)} (window {self.max_length}, questions take {q_len}); "
                         "shorten the context or ask for truncation", field="context")
-                ctx = ctx[:budget]
+                ctx, ctx_ranks = ctx[:budget], ctx_ranks[:budget]
             ids = [self.cls, *ctx, self.sep]
+            numbers = [0, *ctx_ranks, 0]
             segments = [0] * len(ids)
             positions = []
-            for i, q in enumerate(qs):
+            for i, (q, nums) in enumerate(zip(qs, q_ranks)):
                 ids.append(self.markers[i])
                 ids.extend(q)
+                numbers += [0, *nums]
                 segments.extend([i + 1] * (len(q) + 1))
                 positions.append(len(ids))  # the position right after the question
             ids.append(self.sep)
+            numbers.append(0)
             segments.append(0)
-            out.append(EncodedRequest(ids, segments, positions, [answer_classes(q) for q in questions], options))
+            out.append(EncodedRequest(ids, segments, positions, [answer_classes(q) for q in questions], options,
+                                      numbers))
         return out

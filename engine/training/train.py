@@ -69,6 +69,8 @@ class TrainConfig(BaseModel):
     drop_support: float = Field(0.5, description="share of sets whose revealed answers lose their supporting sentence")
     block_samples: int = Field(4, ge=1, description="reveal patterns per set, sharing one prefix pass")
     freeze_word_embeddings: bool = Field(True, description="saves a third of the parameters' optimiser work")
+    number_ranks: int = Field(0, ge=0, description="give a model without them rank embeddings for the numbers "
+                              "of a prefix (engine/numbers.py), this many ranks; 0 = keep the model as it is")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
@@ -302,6 +304,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.name, ckpt.version = "decider-small", cfg.version
         earlier = ckpt.meta.pop("trained", None)
         ckpt.meta["history"] = ckpt.meta.get("history", []) + ([earlier] if earlier else [])
+    if cfg.number_ranks and not ckpt.model.cfg.number_ranks:
+        ckpt.model.add_number_ranks(cfg.number_ranks)
+        log(f"added number ranks (1..{cfg.number_ranks}) to the model")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}

@@ -1,0 +1,70 @@
+"""Number ranks: which strings are numbers, their dense ranks, the tokens that carry them, and
+the model's rank embeddings (zeros when added, so a fine-tune starts where the model was)."""
+
+from decimal import Decimal
+
+import torch
+
+from decider.engine.checkpoint import load_checkpoint, save_checkpoint
+from decider.engine.decode import Batch
+from decider.engine.numbers import dense_ranks, number_spans
+from decider.engine.prefix_cache import prefix_key
+from decider.engine.request import Question
+
+
+def _numbers(text):
+    return [(text[s:e], v) for s, e, v in number_spans(text)]
+
+
+def test_numbers_are_readings_not_names():
+    assert _numbers("TT-1104 (K-101 discharge) reads 131.5 °C; trip at 4,850.0 rpm; 92% full") == [
+        ("131.5", Decimal("131.5")), ("4,850.0", Decimal("4850.0")), ("92", Decimal(92))]
+    assert _numbers("P-7B, FT-204, v2, the 3rd pump, HX-3") == []
+    assert _numbers("06:14 P-101A tripped") == [("06:14", Decimal(6 * 60 + 14))]
+    assert _numbers("between -5 and −3.5 °C") == [("-5", Decimal(-5)), ("−3.5", Decimal("-3.5"))]
+    assert _numbers("twelve (12) months") == [("12", Decimal(12))]
+
+
+def test_dense_ranks_share_equal_values_and_cap():
+    assert dense_ranks([Decimal("128"), Decimal("131.5"), Decimal("128.0"), Decimal("2")], cap=255) == [2, 3, 2, 1]
+    assert dense_ranks([Decimal(i) for i in range(5)], cap=3) == [1, 2, 3, 3, 3]
+
+
+def test_every_piece_of_a_number_carries_its_rank_across_context_questions_and_options(shipped):
+    tok = shipped.tokenizer
+    enc = tok.encode("TT-1 reads 131.5 °C. The trip is set at 128 °C.",
+                     [Question("q1", "Is TT-1 above 130 °C?", "boolean"),
+                      Question("q2", "Which band?", "categorical", ("below 2", "above 140"))])
+    assert len(enc.numbers) == len(enc.prefix_ids)
+    by_rank = {}
+    for i, r in zip(enc.prefix_ids, enc.numbers):
+        if r:
+            by_rank.setdefault(r, []).append(tok.tok.id_to_token(i))
+    assert by_rank == {1: ["2"], 2: ["128"], 3: ["130"], 4: ["131", ".", "5"], 5: ["140"]}
+    # truncation cuts the ranks with the tokens
+    cut = tok.encode("pressure 5.5 bar " * 400, [Question("q1", "Above 6 bar?", "boolean")], truncate=True)
+    assert len(cut.numbers) == len(cut.prefix_ids)
+
+
+def test_rank_embeddings_start_at_zero_then_read_the_ranks(tiny, tmp_path):
+    tok = tiny.tokenizer
+    enc = tok.encode("TT-1 reads 131.5 °C. The trip is set at 128 °C.", [Question("q1", "Tripped?", "boolean")])
+    b = Batch.collate([enc], tok.pad, tiny.model.cfg.n_answers)
+    with torch.no_grad():
+        before = b.prefix_forward(tiny.model).k[0].clone()
+        tiny.model.add_number_ranks(16)
+        assert torch.equal(b.prefix_forward(tiny.model).k[0], before)  # zeros: nothing changes
+        tiny.model.number_embeddings.weight.normal_()
+        after = b.prefix_forward(tiny.model).k[0]
+        assert not torch.equal(after, before)
+        swapped = tiny.model.prefix_forward(
+            b.ids, b.valid, b.segments, torch.where(b.numbers > 0, 3 - b.numbers.clamp(max=2), 0))
+        assert not torch.equal(swapped.k[0], after)  # the ranks, not only "a number here", matter
+    save_checkpoint(tiny, tmp_path / "ck")
+    loaded = load_checkpoint(tmp_path / "ck")
+    assert loaded.model.cfg.number_ranks == 16
+    assert torch.equal(loaded.model.number_embeddings.weight, tiny.model.number_embeddings.weight)
+
+
+def test_prefix_cache_key_tells_numbers_apart():
+    assert prefix_key([1, 2], [0, 0], [0, 1]) != prefix_key([1, 2], [0, 0], [0, 2])
