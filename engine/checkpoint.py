@@ -62,6 +62,10 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
     folder = Path(path) if path is not None else DEFAULT_CHECKPOINT
     if not folder.is_dir():
         raise CheckpointError(f"{folder}: not a checkpoint folder")
+    from decider.engine.lm_loader import is_hf_folder, load_lm
+
+    if is_hf_folder(folder):  # a diffusion LM in Hugging Face's layout (engine/lm_loader.py)
+        return load_lm(folder, device, dtype)
     weights = folder / "model.safetensors"
     if not weights.is_file():
         unsafe = [p.name for p in folder.iterdir() if p.suffix in UNSAFE_SUFFIXES]

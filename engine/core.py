@@ -271,7 +271,7 @@ class EngineCore:
 
     def _attention_prefix(self, states: list[RequestState], padded: PrefixKV):
         """The cohort's prefix K/V in the layout the block step's attention reads."""
-        if self.backend == "triton":
+        if self.backend == "triton" and getattr(self.model, "packed_prefix", True):
             return PackedPrefixKV.pack([s.prefix for s in states])
         return padded
 

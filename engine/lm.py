@@ -172,7 +172,11 @@ class LMBlockDiffusion(nn.Module):
     """config, prefix forward, block forward over a real diffusion LM (see the module docstring).
 
     `template`: per question j, the token ids written before its answer (e.g. "1:") and the
-    separator after it; `class_tokens` (C,): the token id that stands for each answer class."""
+    separator after it; `class_tokens` (C,): the token id that stands for each answer class.
+    The block reads padded prefix K/V (the torch path, any GQA layout); `packed_prefix` tells
+    the engine not to hand it the Triton kernel's packed layout."""
+
+    packed_prefix = False
 
     def __init__(self, cfg: LMConfig, template: list[list[int]], separator: list[int], class_tokens: list[int]):
         super().__init__()
