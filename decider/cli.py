@@ -72,6 +72,14 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def cmd_calibrate(args) -> int:
+    from decider.engine.training.evaluate import calibrate_checkpoint
+
+    t = calibrate_checkpoint(args.model, args.sets, args.threshold, args.device, data=args.data)
+    print(json.dumps({"temperature": t, "model": str(args.model), "data": str(args.data)}))
+    return 0
+
+
 def cmd_demo(args) -> int:
     from decider.convert import pb_from_json, request_from_pb, response_to_pb
     from decider.engine.core import build_engine
@@ -301,6 +309,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the engine's precision (see `decider serve --help`)")
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
+
+    cal = sub.add_parser("calibrate", help="fit a model's temperature on your labelled decisions and write it "
+                                          "into the model's folder")
+    cal.add_argument("--model", required=True, type=Path,
+                     help="the model folder (decider's or a Hugging Face diffusion LM's); the file is written there")
+    cal.add_argument("--data", required=True, type=Path, help="labelled decision sets, JSONL (decider corpus format)")
+    cal.add_argument("--sets", type=int, default=1000, help="use the first N sets of the file")
+    cal.add_argument("--threshold", type=float, default=0.9)
+    cal.add_argument("--device", default="auto")
+    cal.set_defaults(func=cmd_calibrate)
 
     d = sub.add_parser("demo", help="answer the README's worked example (or --file request.json) in-process")
     d.add_argument("--checkpoint")

@@ -91,8 +91,8 @@ def test_prefix_and_block_passes_equal_one_transformers_forward(family, logits_s
 
 def test_llama_masked_diffusion_cache_is_approximate_and_how_much():
     """LLaDA's prefix attends to the block in training; the cached prefix here does not. On the
-    tiny model the answer logits move by this much against full attention (an approximation,
-    stated in docs/real-models.md): not zero, and small next to the logits themselves."""
+    tiny model the answers' probabilities move by this much against full attention (an
+    approximation, stated in docs/real-models.md): not zero, and under a percent."""
     hf, model = tiny_pair("llama-masked-diffusion")
     prefix = torch.randint(40, 110, (12,), generator=torch.Generator().manual_seed(2)).tolist()
     block, at = model.block_layout(3)
@@ -103,5 +103,5 @@ def test_llama_masked_diffusion_cache_is_approximate_and_how_much():
         got = model.block_forward(torch.full((1, 3), model.mask_token), torch.zeros(1, 3, dtype=torch.long),
                                   torch.ones(1, 3, dtype=torch.bool), kv,
                                   model.answer_vectors(torch.zeros(1, 3, 16, 1, dtype=torch.long), None))[0]
-    gap = (got - full).abs().max().item()
-    assert 0 < gap < 0.5 * full.abs().max().item()
+    gap = (got.softmax(-1) - full.softmax(-1)).abs().max().item()
+    assert 0 < gap < 0.01, gap

@@ -127,3 +127,22 @@ def test_loader_errors_name_the_file_and_the_field(tmp_path):
     def pickle_only(f):
         (f / "model.safetensors").rename(f / "pytorch_model.bin")
     assert "pickle" in broken("pickle", pickle_only)
+
+
+def test_calibrate_writes_the_temperature_beside_the_weights_and_the_loader_reads_it(tmp_path):
+    import subprocess
+    import sys
+
+    from decider.engine.training.dataset import to_record
+
+    folder = hf_folder(tmp_path)
+    data = tmp_path / "labelled.jsonl"
+    data.write_text("".join(json.dumps(to_record(s)) + "\n" for s in make_sets(CorpusSpec(split="validation",
+                                                                                          mix=V2_MIX), 16)))
+    before = sorted(p.name for p in folder.iterdir())
+    out = subprocess.run([sys.executable, "-m", "decider.cli", "calibrate", "--model", str(folder), "--data",
+                          str(data)], capture_output=True, text=True, check=True)
+    t = json.loads(out.stdout)["temperature"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(before + ["decider-calibration.json"])
+    ckpt = load_checkpoint(folder)
+    assert ckpt.temperature == pytest.approx(t) and "labelled.jsonl:16" in ckpt.meta["calibrated_on"]

@@ -240,15 +240,23 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
 
 
 def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float = 0.9, device: str = "auto",
-                         corpus: str = "v1") -> float:
-    """Fit the temperature of the checkpoint in `folder` on `sets` validation sets of `corpus`
-    and write it to that folder's calibration.json (only ever the folder named: `decider eval
-    --fit-temperature` needs --checkpoint)."""
+                         corpus: str = "v1", data: Path | None = None) -> float:
+    """Fit the temperature of the checkpoint in `folder` on `sets` validation sets of `corpus`, or
+    on the first `sets` labelled sets of the JSONL file `data` (a team's own decisions), and
+    write it into that folder (only ever the folder named: calibration.json for decider's
+    checkpoints, decider-calibration.json beside a Hugging Face model's weights)."""
+    from decider.engine.lm_loader import CALIBRATION, is_hf_folder
+
     folder = Path(folder)
     ckpt = load_checkpoint(folder, device=resolve_device(device))
-    t = calibrate(ckpt, held_out_sets("validation", sets, corpus), threshold)
-    fitted_on = f"validation:{sets}" if corpus == "v1" else f"{corpus} validation:{sets}"
-    (folder / "calibration.json").write_text(json.dumps({"temperature": t, "fitted_on": fitted_on}, indent=2) + "\n")
+    chosen = load_jsonl(data)[:sets] if data else held_out_sets("validation", sets, corpus)
+    t = calibrate(ckpt, chosen, threshold)
+    if data:
+        fitted_on = f"{Path(data).name}:{len(chosen)}"
+    else:
+        fitted_on = f"validation:{sets}" if corpus == "v1" else f"{corpus} validation:{sets}"
+    target = folder / (CALIBRATION if is_hf_folder(folder) else "calibration.json")
+    target.write_text(json.dumps({"temperature": t, "fitted_on": fitted_on}, indent=2) + "\n")
     return t
 
 
