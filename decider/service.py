@@ -224,4 +224,5 @@ def model_info(core, backend: str) -> pb.ModelInfo:
     return pb.ModelInfo(name=ckpt.name, version=ckpt.version, max_questions=MAX_QUESTIONS, max_options=MAX_OPTIONS,
                         context_window=ckpt.tokenizer.max_length, temperature=ckpt.temperature,
                         calibrated_on=cal, kernel_backend=backend, device=str(core.device),
-                        precision=core.precision)
+                        precision=core.precision, family=core.model.cfg.family,
+                        parameters=sum(p.numel() for p in core.model.parameters()))

@@ -77,7 +77,8 @@ def test_the_server_serves_a_hugging_face_folder(tmp_path):
     with ServerThread(checkpoint=str(folder), self_test=False, precision="fp32") as srv, \
             DeciderClient(srv.target) as c:
         info = c.model_info()
-        assert info.precision == "fp32" and info.version == "hf"
+        assert info.precision == "fp32" and info.version == "hf" and info.family == "qwen3-block-diffusion"
+        assert info.parameters == sum(p.numel() for p in load_checkpoint(folder).model.parameters())
         s = make_sets(CorpusSpec(split="test", mix=V2_MIX), 1)[0]
         req = pb.DecideRequest(context=s.context, questions=[
             pb.Question(id=q.id, text=q.text, type=pb.Question.BOOLEAN if q.kind == "boolean" else pb.Question.CATEGORICAL,

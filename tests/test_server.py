@@ -72,6 +72,7 @@ def test_model_info(client):
     from decider.engine.device import serving_precision
 
     assert info.precision == serving_precision("cpu") and info.precision in ("fp32", "bf16")
+    assert info.family == "bert-block-diffusion" and 20e6 < info.parameters < 30e6
 
 
 def test_precision_is_a_setting_and_the_server_warms_up_in_it():

@@ -175,7 +175,7 @@ class GetModelInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ModelInfo(_message.Message):
-    __slots__ = ("name", "version", "max_questions", "max_options", "context_window", "temperature", "calibrated_on", "kernel_backend", "device", "precision")
+    __slots__ = ("name", "version", "max_questions", "max_options", "context_window", "temperature", "calibrated_on", "kernel_backend", "device", "precision", "family", "parameters")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_QUESTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -186,6 +186,8 @@ class ModelInfo(_message.Message):
     KERNEL_BACKEND_FIELD_NUMBER: _ClassVar[int]
     DEVICE_FIELD_NUMBER: _ClassVar[int]
     PRECISION_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     max_questions: int
@@ -196,4 +198,6 @@ class ModelInfo(_message.Message):
     kernel_backend: str
     device: str
     precision: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., max_questions: _Optional[int] = ..., max_options: _Optional[int] = ..., context_window: _Optional[int] = ..., temperature: _Optional[float] = ..., calibrated_on: _Optional[str] = ..., kernel_backend: _Optional[str] = ..., device: _Optional[str] = ..., precision: _Optional[str] = ...) -> None: ...
+    family: str
+    parameters: int
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., max_questions: _Optional[int] = ..., max_options: _Optional[int] = ..., context_window: _Optional[int] = ..., temperature: _Optional[float] = ..., calibrated_on: _Optional[str] = ..., kernel_backend: _Optional[str] = ..., device: _Optional[str] = ..., precision: _Optional[str] = ..., family: _Optional[str] = ..., parameters: _Optional[int] = ...) -> None: ...
