@@ -360,6 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help=f"{info.description} (default {info.default})")
         else:
             v.add_argument(flag, dest=name, default=None, help=f"{info.description} (default {info.default})")
+    v.add_argument("--model", dest="checkpoint", default=None,
+                   help="same as --checkpoint: a decider checkpoint or a Hugging Face diffusion LM folder "
+                        "(docs/real-models.md)")
     v.set_defaults(func=cmd_serve)
 
     dd = sub.add_parser("decide", help="ask a running server (table, or --json in the proto's JSON mapping)")
@@ -391,7 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--cpus-per-actor", type=float, default=1.0)
     b.add_argument("--gpus-per-actor", type=float, default=0.0)
     b.add_argument("--ray-batch-size", type=int, default=64, help="requests per map_batches call")
-    b.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
+    b.add_argument("--checkpoint", "--model", help="checkpoint folder (default: the shipped decider-small), or a "
+                                                  "Hugging Face diffusion LM folder (docs/real-models.md)")
     b.add_argument("--device", default="auto", help="'auto' (CUDA when present), 'cpu' or 'cuda'")
     b.add_argument("--max-running", type=int, default=32, help="requests the engine decodes together")
     b.add_argument("--workers", type=int, help="local engine processes (default: one per core up to 4 "

@@ -147,3 +147,12 @@ def test_calibrate_writes_the_temperature_beside_the_weights_and_the_loader_read
     assert sorted(p.name for p in folder.iterdir()) == sorted(before + ["decider-calibration.json"])
     ckpt = load_checkpoint(folder)
     assert ckpt.temperature == pytest.approx(t) and "labelled.jsonl:16" in ckpt.meta["calibrated_on"]
+
+
+def test_serve_and_batch_take_the_model_folder_as_model_or_checkpoint():
+    from decider.cli import build_parser
+
+    p = build_parser()
+    for argv in (["serve", "--model", "/models/sdar"], ["serve", "--checkpoint", "/models/sdar"],
+                 ["batch", "in.jsonl", "out.jsonl", "--model", "/models/sdar"]):
+        assert p.parse_args(argv).checkpoint == "/models/sdar"
