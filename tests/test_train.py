@@ -103,3 +103,24 @@ def test_learning_rate_can_end_at_the_time_limit():
     assert abs(lr_at(cfg, 20, 10_000, seconds=600) - 1e-4) < 1e-9         # time is up: the floor
     fixed = cfg.model_copy(update={"anneal_to_time_limit": False})
     assert lr_at(fixed, 20, 10_000, seconds=600) > 9e-4                   # the step schedule alone
+
+
+def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
+    """A model without number ranks gets them (zeros) when the config asks; they train, at
+    their own learning-rate multiple, and a resumed run keeps them."""
+    from decider.engine.checkpoint import save_checkpoint
+    init = save_checkpoint(tiny, tmp_path / "init")
+    mix = {"readings": 1.0}
+    cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=2,
+                      number_ranks=16, stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
+    logs = []
+    ckpt = train(cfg, progress=False, log=logs.append)
+    assert any("added number ranks" in m for m in logs)
+    assert ckpt.model.cfg.number_ranks == 16 and ckpt.model.number_embeddings.weight.abs().sum() > 0
+    resumed = load_checkpoint(tmp_path / "run")
+    assert torch.equal(resumed.model.number_embeddings.weight, ckpt.model.number_embeddings.weight.float())
+    more = cfg.model_copy(update={"stages": [Stage(max_links=1, examples=16, max_questions=3, mix=mix)]})
+    logs.clear()
+    train(more, progress=False, log=logs.append)
+    assert not any("added number ranks" in m for m in logs)
+    assert load_checkpoint(tmp_path / "run").model.cfg.number_ranks == 16

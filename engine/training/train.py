@@ -71,6 +71,8 @@ class TrainConfig(BaseModel):
     freeze_word_embeddings: bool = Field(True, description="saves a third of the parameters' optimiser work")
     number_ranks: int = Field(0, ge=0, description="give a model without them rank embeddings for the numbers "
                               "of a prefix (engine/numbers.py), this many ranks; 0 = keep the model as it is")
+    number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank embeddings start from zero in a "
+                                         "trained model: they learn at this multiple of the learning rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
@@ -310,10 +312,13 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
-    decay = [p for p, n in params.items() if p.ndim >= 2]
+    numbers = [p for p, n in params.items() if n.startswith("number_embeddings.")]
+    decay = [p for p, n in params.items() if p.ndim >= 2 and not n.startswith("number_embeddings.")]
     no_decay = [p for p, n in params.items() if p.ndim < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
-                             {"params": no_decay, "weight_decay": 0.0}], lr=cfg.lr, betas=(0.9, 0.98))
+    groups = [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+    if numbers:
+        groups.append({"params": numbers, "weight_decay": 0.0, "lr_scale": cfg.number_ranks_lr_scale})
+    opt = torch.optim.AdamW(groups, lr=cfg.lr, betas=(0.9, 0.98))
     state = _load_state(out, opt, params) if resume else {"step": 0, "examples": 0, "seconds": 0.0}
     total = sum(s.examples for s in cfg.stages)
     total_steps = math.ceil(total / cfg.batch_size)
@@ -328,7 +333,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     for tb in batches(cfg, tok, model.cfg.n_answers, state["examples"], cfg.workers):
         elapsed = time.time() - started
         for g in opt.param_groups:
-            g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed)
+            g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed) * g.get("lr_scale", 1.0)
         loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16)
         opt.zero_grad(set_to_none=True)
         loss.backward()
