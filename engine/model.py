@@ -23,6 +23,7 @@ This module knows nothing of questions, text or decoding policies.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
@@ -50,8 +51,8 @@ class ModelConfig(BaseModel):
     yes_token: int = Field(2748, description="vocabulary id of 'yes' (its embedding is the yes vector)")
     no_token: int = Field(2053, description="vocabulary id of 'no'")
     max_questions: int = Field(8, description="slots per block; question i's tokens and slot i share a learned embedding")
-    number_ranks: int = Field(0, ge=0, description="rank embeddings of the numbers in a prefix (engine/numbers.py): "
-                              "ranks 1..number_ranks, higher ranks share the last; 0 = none")
+    number_ranks: int = Field(0, ge=0, description="the numbers of a prefix enter by rank (engine/numbers.py): "
+                              "ranks 1..number_ranks (higher ones share the last) through rank_features; 0 = none")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -73,6 +74,21 @@ PRESETS = {
     # for tests: random weights, trains in seconds
     "tiny": ModelConfig(dim=64, n_layers=2, n_heads=4, ffn_dim=128),
 }
+
+
+RANK_FEATURES = 10
+
+
+def rank_features(ranks: torch.Tensor, n: int) -> torch.Tensor:
+    """(B, L) ranks (0 = not a number) -> (B, L, RANK_FEATURES): "a number", its rank r / n as a
+    magnitude, and sin/cos of it at four frequencies; all zero for other tokens. An ordered
+    code: a learned projection of it gives every number a direction whose size grows with its
+    rank, so comparing two numbers is comparing two projections (a free table per rank would
+    have to discover the order pair by pair)."""
+    is_number = (ranks > 0).float()[..., None]
+    r = ranks.clamp(max=n).float()[..., None] / n
+    k = torch.arange(1, 5, device=ranks.device, dtype=torch.float32) * math.pi
+    return torch.cat([is_number, r, torch.sin(r * k), torch.cos(r * k) * is_number], -1)
 
 
 @dataclass
@@ -186,7 +202,7 @@ class BlockDiffusionModel(nn.Module):
         self.answer_embeddings = nn.Embedding(2, cfg.dim)  # 0 = revealed (added to the answer's vector), 1 = [MASK]
         self.question_embeddings = nn.Embedding(cfg.max_questions + 1, cfg.dim)  # 0 = context
         if cfg.number_ranks:
-            self.number_embeddings = nn.Embedding(cfg.number_ranks + 1, cfg.dim)  # 0 = not a number
+            self.number_proj = nn.Linear(RANK_FEATURES, cfg.dim, bias=False)
         self.embed_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.layers = nn.ModuleList(Layer(cfg) for _ in range(cfg.n_layers))
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
@@ -209,18 +225,18 @@ class BlockDiffusionModel(nn.Module):
                 nn.init.zeros_(m.bias)
         nn.init.zeros_(self.question_embeddings.weight)  # starts as the plain encoder
         if self.cfg.number_ranks:
-            nn.init.zeros_(self.number_embeddings.weight)
+            nn.init.zeros_(self.number_proj.weight)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
     def add_number_ranks(self, n: int) -> None:
-        """Give a model without number ranks a table of `n` (zeros: it starts as it was)."""
+        """Give a model without number ranks a projection of them (zeros: it starts as it was)."""
         if self.cfg.number_ranks:
             raise ValueError(f"the model has number ranks already ({self.cfg.number_ranks})")
         self.cfg = self.cfg.model_copy(update={"number_ranks": n})
         w = self.word_embeddings.weight
-        self.number_embeddings = nn.Embedding(n + 1, self.cfg.dim, device=w.device, dtype=w.dtype)
-        nn.init.zeros_(self.number_embeddings.weight)
+        self.number_proj = nn.Linear(RANK_FEATURES, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
+        nn.init.zeros_(self.number_proj.weight)
 
     # -- embeddings
     def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None) -> torch.Tensor:
@@ -228,7 +244,7 @@ class BlockDiffusionModel(nn.Module):
         x = (self.word_embeddings(ids) + self.position_embeddings(pos) + self.token_type_embeddings.weight[0]
              + self.question_embeddings(segments))
         if self.cfg.number_ranks and numbers is not None:
-            x = x + self.number_embeddings(numbers.clamp(max=self.cfg.number_ranks))
+            x = x + self.number_proj(rank_features(numbers, self.cfg.number_ranks).to(x.dtype))
         return self.embed_norm(x)  # (B, L, dim)
 
     def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:

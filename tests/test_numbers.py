@@ -46,6 +46,14 @@ def test_every_piece_of_a_number_carries_its_rank_across_context_questions_and_o
     assert len(cut.numbers) == len(cut.prefix_ids)
 
 
+def test_rank_features_are_ordered_and_zero_off_numbers():
+    from decider.engine.model import rank_features
+
+    f = rank_features(torch.tensor([[0, 1, 2, 5, 70]]), 64)[0]
+    assert torch.equal(f[0], torch.zeros_like(f[0]))
+    assert f[1, 0] == f[2, 0] == 1 and f[1, 1] < f[2, 1] < f[3, 1] and f[4, 1] == 1.0  # capped at 64
+
+
 def test_rank_embeddings_start_at_zero_then_read_the_ranks(tiny, tmp_path):
     tok = tiny.tokenizer
     enc = tok.encode("TT-1 reads 131.5 °C. The trip is set at 128 °C.", [Question("q1", "Tripped?", "boolean")])
@@ -54,7 +62,7 @@ def test_rank_embeddings_start_at_zero_then_read_the_ranks(tiny, tmp_path):
         before = b.prefix_forward(tiny.model).k[0].clone()
         tiny.model.add_number_ranks(16)
         assert torch.equal(b.prefix_forward(tiny.model).k[0], before)  # zeros: nothing changes
-        tiny.model.number_embeddings.weight.normal_()
+        tiny.model.number_proj.weight.normal_()
         after = b.prefix_forward(tiny.model).k[0]
         assert not torch.equal(after, before)
         swapped = tiny.model.prefix_forward(
@@ -63,7 +71,7 @@ def test_rank_embeddings_start_at_zero_then_read_the_ranks(tiny, tmp_path):
     save_checkpoint(tiny, tmp_path / "ck")
     loaded = load_checkpoint(tmp_path / "ck")
     assert loaded.model.cfg.number_ranks == 16
-    assert torch.equal(loaded.model.number_embeddings.weight, tiny.model.number_embeddings.weight)
+    assert torch.equal(loaded.model.number_proj.weight, tiny.model.number_proj.weight)
 
 
 def test_prefix_cache_key_tells_numbers_apart():

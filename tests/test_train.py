@@ -116,9 +116,9 @@ def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
     logs = []
     ckpt = train(cfg, progress=False, log=logs.append)
     assert any("added number ranks" in m for m in logs)
-    assert ckpt.model.cfg.number_ranks == 16 and ckpt.model.number_embeddings.weight.abs().sum() > 0
+    assert ckpt.model.cfg.number_ranks == 16 and ckpt.model.number_proj.weight.abs().sum() > 0
     resumed = load_checkpoint(tmp_path / "run")
-    assert torch.equal(resumed.model.number_embeddings.weight, ckpt.model.number_embeddings.weight.float())
+    assert torch.equal(resumed.model.number_proj.weight, ckpt.model.number_proj.weight.float())
     more = cfg.model_copy(update={"stages": [Stage(max_links=1, examples=16, max_questions=3, mix=mix)]})
     logs.clear()
     train(more, progress=False, log=logs.append)

@@ -71,8 +71,8 @@ class TrainConfig(BaseModel):
     freeze_word_embeddings: bool = Field(True, description="saves a third of the parameters' optimiser work")
     number_ranks: int = Field(0, ge=0, description="give a model without them rank embeddings for the numbers "
                               "of a prefix (engine/numbers.py), this many ranks; 0 = keep the model as it is")
-    number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank embeddings start from zero in a "
-                                         "trained model: they learn at this multiple of the learning rate")
+    number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection starts from zero in a "
+                                         "trained model: it learns at this multiple of the learning rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
@@ -312,8 +312,8 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
-    numbers = [p for p, n in params.items() if n.startswith("number_embeddings.")]
-    decay = [p for p, n in params.items() if p.ndim >= 2 and not n.startswith("number_embeddings.")]
+    numbers = [p for p, n in params.items() if n.startswith("number_proj.")]
+    decay = [p for p, n in params.items() if p.ndim >= 2 and not n.startswith("number_proj.")]
     no_decay = [p for p, n in params.items() if p.ndim < 2]
     groups = [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
     if numbers:
