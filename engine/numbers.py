@@ -4,7 +4,7 @@ WordPiece cuts "131.5" into "131", ".", "5" and "4,850" into "4", ",", "850": to
 two numbers is larger, a model would have to learn arithmetic on pieces. Instead every number
 of a request (context, questions and options alike) gets its dense rank among that request's
 numbers (1 = smallest; equal values share a rank), and each word piece of a number carries
-that rank into the model as an embedding (`ModelConfig.number_ranks`). "Is TT-101 above its
+that rank into the model (an ordered code of it, `engine.model.rank_features`). "Is TT-101 above its
 trip setting?" then asks whether one rank is above another, whatever the units and digits.
 
 A number: digits with an optional decimal part and thousands commas ("4,850", "0.80", "92" in
