@@ -11,7 +11,8 @@ No remote code, no pickle, no network. Architectures by `model_type`:
     qwen2, Fast_dLLM_Qwen  -> qwen2-block-diffusion (Fast-dLLM v2: bd_size blocks, shifted logits)
     llama, llada           -> llama-masked-diffusion (LLaDA: its own tensor names, mapped here)
 
-The prompt is the family's chat format (ChatML for Qwen, Llama 3 headers for LLaMA) with a
+The prompt is the checkpoint's own chat template (tokenizer_config.json, rendered in jinja2's
+sandbox), else the family's chat format (ChatML for Qwen, Llama 3 headers for LLaMA), with a
 system instruction, the context, and the numbered questions with lettered options; the answer
 block is "1: <answer>\\n2: <answer>...", one token per answer (" yes", " no", " A".." P").
 """
@@ -62,11 +63,42 @@ def is_hf_folder(folder: Path) -> bool:
         return False
 
 
-class PromptTokenizer:
-    """(context, questions) -> the prompt's token ids and each answer slot's position."""
+def chat_template(folder: Path):
+    """The checkpoint's own chat template (tokenizer_config.json's `chat_template`), compiled in
+    jinja2's sandbox (a template is data: it cannot reach Python), or None."""
+    path = folder / "tokenizer_config.json"
+    if not path.is_file():
+        return None
+    try:
+        raw = json.loads(path.read_text())
+    except ValueError as e:
+        raise CheckpointError(f"{path}: not JSON ({e})") from None
+    template = raw.get("chat_template")
+    if isinstance(template, list):  # [{"name": "default", "template": ...}, ...]
+        template = next((t.get("template") for t in template if t.get("name") == "default"), None)
+    if not isinstance(template, str):
+        return None
+    from jinja2 import TemplateError
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    def __init__(self, path: Path, family: str, max_length: int, block_layout):
-        self.path, self.family, self.max_length = path, family, max_length
+    try:
+        compiled = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True).from_string(template)
+    except TemplateError as e:
+        raise CheckpointError(f"{path}: field 'chat_template' does not compile ({e})") from None
+    specials = {k: v if isinstance(v, str) else (v or {}).get("content", "")
+                for k, v in raw.items() if k in ("bos_token", "eos_token")}
+
+    def render(messages: list[dict]) -> str:
+        return compiled.render(messages=messages, add_generation_prompt=True, enable_thinking=False, **specials)
+    return render
+
+
+class PromptTokenizer:
+    """(context, questions) -> the prompt's token ids and each answer slot's position. The prompt
+    is the checkpoint's own chat template when it has one, else the family's chat format."""
+
+    def __init__(self, path: Path, family: str, max_length: int, block_layout, template=None):
+        self.path, self.family, self.max_length, self.template = path, family, max_length, template
         self.tok = Tokenizer.from_file(str(path))
         self.tok.no_padding()
         self.tok.no_truncation()
@@ -91,6 +123,8 @@ class PromptTokenizer:
             else:
                 lines.append(f"{i + 1}. {q.text} " + " ".join(f"({LETTERS[k]}) {o}" for k, o in enumerate(q.options)))
         user = "\n".join(lines)
+        if self.template is not None:
+            return self.template([{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}])
         if self.family == "llama-masked-diffusion":
             return (f"<|start_header_id|>system<|end_header_id|>\n\n{SYSTEM}<|eot_id|>"
                     f"<|start_header_id|>user<|end_header_id|>\n\n{user}<|eot_id|>"
@@ -205,7 +239,7 @@ def load_lm(folder: str | Path, device: str | torch.device = "cpu", dtype: torch
                                   f"has none of {list(MASK_TOKENS)}")
         raw = {**raw, "mask_token_id": found}
     cfg = _config(folder, raw, tensors)
-    tokenizer = PromptTokenizer(tok_path, cfg.family, cfg.max_position, None)
+    tokenizer = PromptTokenizer(tok_path, cfg.family, cfg.max_position, None, chat_template(folder))
     if tokenizer.vocab_size > cfg.vocab_size:
         raise CheckpointError(f"{tok_path}: vocabulary has {tokenizer.vocab_size} tokens, more than the "
                               f"{cfg.vocab_size} embeddings of config.json")

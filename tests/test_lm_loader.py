@@ -156,3 +156,21 @@ def test_serve_and_batch_take_the_model_folder_as_model_or_checkpoint():
     for argv in (["serve", "--model", "/models/sdar"], ["serve", "--checkpoint", "/models/sdar"],
                  ["batch", "in.jsonl", "out.jsonl", "--model", "/models/sdar"]):
         assert p.parse_args(argv).checkpoint == "/models/sdar"
+
+
+def test_the_checkpoints_own_chat_template_makes_the_prompt_in_a_sandbox(tmp_path):
+    folder = hf_folder(tmp_path)
+    chatml = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+              "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+    (folder / "tokenizer_config.json").write_text(json.dumps({"chat_template": chatml, "eos_token": "<|im_end|>"}))
+    tok = load_checkpoint(folder).tokenizer
+    from decider.engine.request import Question
+
+    prompt = tok.prompt("Pump 3 is running.", [Question("q1", "Is pump 3 running?", "boolean")])
+    assert prompt.startswith("<|im_start|>system\n") and prompt.endswith("<|im_start|>assistant\n")
+    assert "Context: Pump 3 is running." in prompt and "1. Is pump 3 running? (yes or no)" in prompt
+    # a template that tries to reach Python is refused by the sandbox, at load or when rendered
+    (folder / "tokenizer_config.json").write_text(json.dumps(
+        {"chat_template": "{{ messages.__class__.__mro__[1].__subclasses__() }}"}))
+    with pytest.raises(Exception, match="unsafe|not safely|access"):
+        load_checkpoint(folder).tokenizer.prompt("x", [Question("q1", "y?", "boolean")])
