@@ -9,13 +9,7 @@ set -euo pipefail
 TABLE=${1:?usage: bench/gpu_check.sh TABLE.md [JSON]}
 JSON=${2:-}
 PY=${PY:-python3}
-PKG=$(mktemp -d)
-mkdir "$PKG/decider"
-cp -r decider/. "$PKG/decider/"
-ln -s "$PWD/engine" "$PKG/decider/engine"
-ln -s "$PWD/kernels" "$PKG/decider/kernels"
-ln -s "$PWD/clients/python/decider_client" "$PKG/decider_client"
-export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 PYTHONSAFEPATH=1
+source bench/importable.sh
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 timeout 150 $PY -m pytest -q -p no:cacheprovider tests/kernels
 timeout 150 $PY bench/kernel_speed.py --out "$TABLE" ${JSON:+--json "$JSON"}

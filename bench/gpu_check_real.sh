@@ -8,12 +8,6 @@
 set -euo pipefail
 OUT=${1:?usage: bench/gpu_check_real.sh OUT.json}
 PY=${PY:-python3}
-PKG=$(mktemp -d)
-mkdir "$PKG/decider"
-cp -r decider/. "$PKG/decider/"
-ln -s "$PWD/engine" "$PKG/decider/engine"
-ln -s "$PWD/kernels" "$PKG/decider/kernels"
-ln -s "$PWD/clients/python/decider_client" "$PKG/decider_client"
-export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 PYTHONSAFEPATH=1
+source bench/importable.sh
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 timeout 400 $PY bench/real_model_speed.py --shape qwen3-1.7b --device cuda --batches 1,32,256 --seconds 20 --json "$OUT"

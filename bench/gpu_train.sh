@@ -27,13 +27,7 @@ EXPORT=${EXPORT:-/tmp/decider-export}
 PY=${PY:-python3}
 mkdir -p "$OUT"
 
-PKG=$(mktemp -d)
-mkdir "$PKG/decider"
-cp -r decider/. "$PKG/decider/"
-ln -s "$PWD/engine" "$PKG/decider/engine"
-ln -s "$PWD/kernels" "$PKG/decider/kernels"
-export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
-export PYTHONSAFEPATH=1  # the checkout's own decider/ (without engine/) must not shadow the tree
+source bench/importable.sh
 LOG="$OUT/train.log"
 
 {

@@ -98,18 +98,7 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
 
     with torch.device("meta"):
         model = BlockDiffusionModel(cfg)
-    expected = {k: v.shape for k, v in model.state_dict().items()}
-    missing = sorted(set(expected) - set(tensors))
-    unexpected = sorted(set(tensors) - set(expected))
-    if missing or unexpected:
-        raise CheckpointError(f"{weights}: tensors do not match config.json: missing {missing[:4]}, "
-                              f"unexpected {unexpected[:4]}")
-    for k, shape in expected.items():
-        if tensors[k].shape != shape:
-            raise CheckpointError(f"{weights}: tensor '{k}' has shape {tuple(tensors[k].shape)}, "
-                                  f"config.json implies {tuple(shape)}")
-    target = dtype or torch.float32
-    model.load_state_dict({k: t.to(device=device, dtype=target) for k, t in tensors.items()}, assign=True)
+    load_weights(model, tensors, weights, device, dtype)
     model.eval()
 
     tok_path = folder / "tokenizer.json"
@@ -141,6 +130,24 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
                                   f"number in [0.01, 100], got {temperature!r}")
     return Checkpoint(model, tokenizer, meta.get("name", folder.name), str(meta.get("version", "0")),
                       float(temperature), meta)
+
+
+def load_weights(model: torch.nn.Module, tensors: dict[str, torch.Tensor], where: Path, device, dtype,
+                 ignored: frozenset[str] = frozenset()) -> None:
+    """Load `tensors` into a model built on the meta device, after checking that they are the
+    model's tensors (`ignored` names may be extra) with the shapes its config implies."""
+    expected = {k: v.shape for k, v in model.state_dict().items()}
+    missing = sorted(set(expected) - set(tensors))
+    unexpected = sorted(set(tensors) - set(expected) - ignored)
+    if missing or unexpected:
+        raise CheckpointError(f"{where}: tensors do not match config.json: missing {missing[:4]}, "
+                              f"unexpected {unexpected[:4]}")
+    for k, shape in expected.items():
+        if tensors[k].shape != shape:
+            raise CheckpointError(f"{where}: tensor '{k}' has shape {tuple(tensors[k].shape)}, "
+                                  f"config.json implies {tuple(shape)}")
+    target = dtype or torch.float32
+    model.load_state_dict({k: tensors[k].to(device=device, dtype=target) for k in expected}, assign=True)
 
 
 def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = torch.float32,

@@ -28,7 +28,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file
 from tokenizers import Tokenizer
 
-from decider.engine.checkpoint import Checkpoint, CheckpointError, UNSAFE_SUFFIXES
+from decider.engine.checkpoint import Checkpoint, CheckpointError, UNSAFE_SUFFIXES, load_weights
 from decider.engine.lm import LMBlockDiffusion, LMConfig
 from decider.engine.request import MAX_OPTIONS, MAX_QUESTIONS, N_ANSWER_CLASSES, DecisionInputError, Question, answer_classes
 from decider.engine.tokenizer import EncodedRequest
@@ -247,18 +247,8 @@ def load_lm(folder: str | Path, device: str | torch.device = "cpu", dtype: torch
     classes = [tokenizer.one_token(" yes"), tokenizer.one_token(" no")] + [tokenizer.one_token(" " + x) for x in LETTERS]
     with torch.device("meta"):
         model = LMBlockDiffusion(cfg, template, tokenizer.ids("\n"), classes)
-    expected = {k: v.shape for k, v in model.state_dict().items()}
-    missing = sorted(set(expected) - set(tensors))
-    unexpected = sorted(set(tensors) - set(expected) - ({"lm_head.weight"} if cfg.tie_word_embeddings else set()))
-    if missing or unexpected:
-        raise CheckpointError(f"{folder}: tensors do not match config.json: missing {missing[:4]}, "
-                              f"unexpected {unexpected[:4]}")
-    for k, shape in expected.items():
-        if tensors[k].shape != shape:
-            raise CheckpointError(f"{folder}: tensor '{k}' has shape {tuple(tensors[k].shape)}, config.json implies "
-                                  f"{tuple(shape)}")
-    target = dtype or torch.float32
-    model.load_state_dict({k: tensors[k].to(device=device, dtype=target) for k in expected}, assign=True)
+    load_weights(model, tensors, folder, device, dtype,
+                 frozenset({"lm_head.weight"}) if cfg.tie_word_embeddings else frozenset())
     model.class_tokens = torch.tensor(classes, device=device)
     model.eval()
     tokenizer.block_layout = model.block_layout

@@ -1,0 +1,10 @@
+# Sourced by the GPU scripts: make this checkout importable as `decider` (and `decider_client`)
+# without installing it, through a symlink tree on PYTHONPATH (the machine may have no network).
+PKG=$(mktemp -d)
+mkdir "$PKG/decider"
+cp -r decider/. "$PKG/decider/"
+ln -s "$PWD/engine" "$PKG/decider/engine"
+ln -s "$PWD/kernels" "$PKG/decider/kernels"
+ln -s "$PWD/clients/python/decider_client" "$PKG/decider_client"
+export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+export PYTHONSAFEPATH=1  # the checkout's own decider/ (without engine/) must not shadow the tree
