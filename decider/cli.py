@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -411,7 +412,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# oneDNN keeps a compiled kernel, with its own packed copy of the weights, per matmul shape; the
+# bf16 engine runs every prompt at its own length, so the default cache of 1,024 shapes grew the
+# server by 140-180 MB under mixed traffic, 104 MB with 64 shapes and 63 MB with 8, at the same
+# latency (bench/fault_check.py, docs/BENCHMARKS.md). A caller's own setting wins.
+ONEDNN_CACHE = "8"
+
+
 def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", ONEDNN_CACHE)  # before any matmul runs
     args = build_parser().parse_args(argv)
     from decider_client import DeciderError
 

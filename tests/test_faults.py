@@ -314,3 +314,20 @@ def test_a_stream_item_over_the_message_limit_gets_an_error_item_and_nothing_is_
     (bad,) = [r for r in replies if r.HasField("error")]
     assert answered == ["item-0", "item-1", "item-3"]
     assert bad.request_id == "item-2" and bad.error.code == 3 and "over the server's limit" in bad.error.message
+
+
+def test_the_cli_bounds_onednns_kernel_cache_unless_told(monkeypatch):
+    """oneDNN keeps a kernel with packed weights per matmul shape; the bf16 engine's per-length
+    prompts grew the server by 140-180 MB with the default cache (docs/BENCHMARKS.md)."""
+    import os
+
+    from decider.cli import ONEDNN_CACHE, main
+
+    monkeypatch.delenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY", raising=False)
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] == ONEDNN_CACHE
+    monkeypatch.setenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "256")
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] == "256"
