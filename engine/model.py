@@ -53,6 +53,9 @@ class ModelConfig(BaseModel):
     max_questions: int = Field(8, description="slots per block; question i's tokens and slot i share a learned embedding")
     number_ranks: int = Field(0, ge=0, description="the numbers of a prefix enter by rank (engine/numbers.py): "
                               "ranks 1..number_ranks (higher ones share the last) through rank_features; 0 = none")
+    number_spread: bool = Field(False, description="rank codes span 0..1 over the request's own numbers "
+                                "(rank - 1) / (count - 1); False = rank / number_ranks, where a request's "
+                                "dozen numbers differ by 1/64 and the model could not tell them apart")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -79,14 +82,20 @@ PRESETS = {
 RANK_FEATURES = 10
 
 
-def rank_features(ranks: torch.Tensor, n: int) -> torch.Tensor:
-    """(B, L) ranks (0 = not a number) -> (B, L, RANK_FEATURES): "a number", its rank r / n as a
-    magnitude, and sin/cos of it at four frequencies; all zero for other tokens. An ordered
-    code: a learned projection of it gives every number a direction whose size grows with its
-    rank, so comparing two numbers is comparing two projections (a free table per rank would
-    have to discover the order pair by pair)."""
+def rank_features(ranks: torch.Tensor, n: int, spread: bool = False) -> torch.Tensor:
+    """(B, L) ranks (0 = not a number) -> (B, L, RANK_FEATURES): "a number", its place r in
+    0..1 as a magnitude, and sin/cos of it at four frequencies; all zero for other tokens. An
+    ordered code: a learned projection of it gives every number a direction whose size grows
+    with its rank, so comparing two numbers is comparing two projections (a free table per rank
+    would have to discover the order pair by pair). `spread`: r = (rank - 1) / (count - 1) over
+    the row's distinct numbers (the smallest 0, the largest 1); else r = rank / n."""
     is_number = (ranks > 0).float()[..., None]
-    r = ranks.clamp(max=n).float()[..., None] / n
+    ranks = ranks.clamp(max=n).float()
+    if spread:
+        count = ranks.amax(-1, keepdim=True)  # dense ranks: the largest is the count
+        r = ((ranks - 1).clamp_min(0) / (count - 1).clamp_min(1))[..., None] * is_number
+    else:
+        r = ranks[..., None] / n
     k = torch.arange(1, 5, device=ranks.device, dtype=torch.float32) * math.pi
     return torch.cat([is_number, r, torch.sin(r * k), torch.cos(r * k) * is_number], -1)
 
@@ -229,11 +238,12 @@ class BlockDiffusionModel(nn.Module):
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
-    def add_number_ranks(self, n: int) -> None:
-        """Give a model without number ranks a projection of them (zeros: it starts as it was)."""
-        if self.cfg.number_ranks:
-            raise ValueError(f"the model has number ranks already ({self.cfg.number_ranks})")
-        self.cfg = self.cfg.model_copy(update={"number_ranks": n})
+    def add_number_ranks(self, n: int, spread: bool = False) -> None:
+        """Give the model a projection of number ranks starting at zeros (it starts as it was
+        without them); a model that has one with another code gets a fresh one."""
+        if self.cfg.number_ranks == n and self.cfg.number_spread == spread:
+            raise ValueError(f"the model has these number ranks already ({n}, spread={spread})")
+        self.cfg = self.cfg.model_copy(update={"number_ranks": n, "number_spread": spread})
         w = self.word_embeddings.weight
         self.number_proj = nn.Linear(RANK_FEATURES, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
         nn.init.zeros_(self.number_proj.weight)
@@ -244,7 +254,8 @@ class BlockDiffusionModel(nn.Module):
         x = (self.word_embeddings(ids) + self.position_embeddings(pos) + self.token_type_embeddings.weight[0]
              + self.question_embeddings(segments))
         if self.cfg.number_ranks and numbers is not None:
-            x = x + self.number_proj(rank_features(numbers, self.cfg.number_ranks).to(x.dtype))
+            code = rank_features(numbers, self.cfg.number_ranks, self.cfg.number_spread)
+            x = x + self.number_proj(code.to(x.dtype))
         return self.embed_norm(x)  # (B, L, dim)
 
     def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:

@@ -54,6 +54,18 @@ def test_rank_features_are_ordered_and_zero_off_numbers():
     assert f[1, 0] == f[2, 0] == 1 and f[1, 1] < f[2, 1] < f[3, 1] and f[4, 1] == 1.0  # capped at 64
 
 
+def test_spread_rank_codes_span_each_requests_own_numbers():
+    """Spread: the smallest number of a row codes 0 and its largest 1, however few it has, so a
+    request's dozen numbers are as far apart as 0..1 allows (by the cap they are 1/64 apart)."""
+    from decider.engine.model import rank_features
+
+    f = rank_features(torch.tensor([[0, 1, 2, 3, 0], [2, 1, 0, 0, 0], [1, 1, 0, 0, 0]]), 64, spread=True)
+    assert f[0, :, 1].tolist() == [0.0, 0.0, 0.5, 1.0, 0.0] and f[1, :2, 1].tolist() == [1.0, 0.0]
+    assert f[2, :2, 0].tolist() == [1.0, 1.0] and f[2, :2, 1].tolist() == [0.0, 0.0]  # one value: a number, r = 0
+    assert torch.equal(f[0, 0], torch.zeros_like(f[0, 0])) and torch.equal(f[0, 4], f[0, 0])
+    assert (f[0, 3, 1] - f[0, 1, 1]) / (rank_features(torch.tensor([[1, 3]]), 64)[0, 1, 1]) > 20
+
+
 def test_rank_embeddings_start_at_zero_then_read_the_ranks(tiny, tmp_path):
     tok = tiny.tokenizer
     enc = tok.encode("TT-1 reads 131.5 °C. The trip is set at 128 °C.", [Question("q1", "Tripped?", "boolean")])
@@ -72,6 +84,12 @@ def test_rank_embeddings_start_at_zero_then_read_the_ranks(tiny, tmp_path):
     loaded = load_checkpoint(tmp_path / "ck")
     assert loaded.model.cfg.number_ranks == 16
     assert torch.equal(loaded.model.number_proj.weight, tiny.model.number_proj.weight)
+    with torch.no_grad():
+        loaded.model.add_number_ranks(16, spread=True)  # another code: a fresh projection
+        assert loaded.model.number_proj.weight.abs().sum() == 0
+        assert torch.equal(b.prefix_forward(loaded.model).k[0], before)
+    save_checkpoint(loaded, tmp_path / "spread")
+    assert load_checkpoint(tmp_path / "spread").model.cfg.number_spread
 
 
 def test_prefix_cache_key_tells_numbers_apart():

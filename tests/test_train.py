@@ -115,12 +115,16 @@ def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
                       number_ranks=16, stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
     logs = []
     ckpt = train(cfg, progress=False, log=logs.append)
-    assert any("added number ranks" in m for m in logs)
+    assert any("number ranks 1..16" in m for m in logs)
     assert ckpt.model.cfg.number_ranks == 16 and ckpt.model.number_proj.weight.abs().sum() > 0
     resumed = load_checkpoint(tmp_path / "run")
     assert torch.equal(resumed.model.number_proj.weight, ckpt.model.number_proj.weight.float())
     more = cfg.model_copy(update={"stages": [Stage(max_links=1, examples=16, max_questions=3, mix=mix)]})
     logs.clear()
     train(more, progress=False, log=logs.append)
-    assert not any("added number ranks" in m for m in logs)
+    assert not any("number ranks 1..16" in m for m in logs)
     assert load_checkpoint(tmp_path / "run").model.cfg.number_ranks == 16
+    spread = cfg.model_copy(update={"out": tmp_path / "spread", "init": str(tmp_path / "run"), "number_spread": True})
+    logs.clear()
+    ckpt = train(spread, progress=False, log=logs.append)  # the other code: a fresh projection, trained
+    assert any("number ranks 1..16 (spread)" in m for m in logs) and ckpt.model.cfg.number_spread

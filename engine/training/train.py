@@ -71,6 +71,8 @@ class TrainConfig(BaseModel):
     freeze_word_embeddings: bool = Field(True, description="saves a third of the parameters' optimiser work")
     number_ranks: int = Field(0, ge=0, description="give a model without them rank embeddings for the numbers "
                               "of a prefix (engine/numbers.py), this many ranks; 0 = keep the model as it is")
+    number_spread: bool = Field(False, description="with number_ranks: codes spread over each request's numbers "
+                                "(ModelConfig.number_spread); a model with the other code gets a fresh projection")
     number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection starts from zero in a "
                                          "trained model: it learns at this multiple of the learning rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
@@ -306,9 +308,11 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.name, ckpt.version = "decider-small", cfg.version
         earlier = ckpt.meta.pop("trained", None)
         ckpt.meta["history"] = ckpt.meta.get("history", []) + ([earlier] if earlier else [])
-    if cfg.number_ranks and not ckpt.model.cfg.number_ranks:
-        ckpt.model.add_number_ranks(cfg.number_ranks)
-        log(f"added number ranks (1..{cfg.number_ranks}) to the model")
+    mcfg = ckpt.model.cfg
+    if cfg.number_ranks and (mcfg.number_ranks, mcfg.number_spread) != (cfg.number_ranks, cfg.number_spread):
+        ckpt.model.add_number_ranks(cfg.number_ranks, cfg.number_spread)
+        log(f"number ranks 1..{cfg.number_ranks} ({'spread' if cfg.number_spread else 'by the cap'}) "
+            "start from zero in the model")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
