@@ -6,6 +6,7 @@ import torch
 
 from decider.engine.core import build_engine
 from decider.engine.device import bf16_is_fast, bf16_rows_are_batch_invariant, serving_precision
+from decider.engine.packed import PackedLinear, pack_linears, packing_available
 from decider.engine.request import as_request
 from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_sets
 
@@ -69,3 +70,31 @@ def test_bf16_on_the_shipped_model_answers_as_fp32_and_batch_invariant(shipped):
     assert max(abs(x.confidence - y.confidence) for x, y in pairs if x.index == y.index and x.step == y.step) < 0.05
     for a, b in zip(alone, fast):
         _same_bits(a, b)
+
+
+def test_packed_weights_give_the_bits_of_unpacked_ones(tiny):
+    """The bf16 CPU engine packs its linear layers once for oneDNN (engine/packed.py): the same
+    kernel on the same blocked weight, so every answer, step and confidence keeps its bits."""
+    requests = _requests(8)
+    packed = build_engine(tiny, precision="bf16", prefix_cache_bytes=0)
+    plain = build_engine(tiny, precision="bf16", prefix_cache_bytes=0, packed_weights=False)
+    assert plain.packed_layers == 0 and not any(isinstance(m, PackedLinear) for m in plain.model.modules())
+    if packing_available():
+        assert packed.packed_layers == sum(isinstance(m, PackedLinear) for m in packed.model.modules()) > 0
+    for a, b in zip(packed.decide(requests), plain.decide(requests)):
+        _same_bits(a, b)
+    assert build_engine(tiny, precision="fp32").packed_layers == 0  # fp32 keeps torch's own linear
+
+
+def test_pack_linears_packs_bf16_cpu_layers_only():
+    if not packing_available():
+        pytest.skip("this torch build has no oneDNN packed linear")
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(24, 40), torch.nn.GELU(), torch.nn.Linear(40, 8, bias=False))
+    assert pack_linears(model) == 0  # fp32: nothing to pack
+    model = model.bfloat16()
+    x = torch.randn(3, 5, 24).bfloat16()
+    with torch.no_grad():
+        want = model(x)
+        assert pack_linears(model) == 2 and isinstance(model[0], PackedLinear) and model[2].bias is None
+        assert torch.equal(model(x), want) and torch.equal(model(x[1:2, :1]), want[1:2, :1])
