@@ -8,7 +8,9 @@ off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.d
 the engine's default precision here) and over gRPC to `decider serve` on this machine; one
 prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterMode); this
 CPU's best matmul rate (fp32 and, where fast, bf16, 2048^3); the floor (FLOPs / best rate) and
-p50 / floor. CPU model and flags go into the output.
+p50 / floor; this process's memory read rate and the block pass's weight bytes over it (a
+batch-1 block pass reads every layer's weights for 8 rows: a bandwidth floor, not a FLOP one).
+CPU model and flags go into the output.
 """
 
 from __future__ import annotations
@@ -66,6 +68,20 @@ def best_matmul(dtype: torch.dtype, n: int = 2048, reps: int = 5) -> float:
     return 2 * n ** 3 / t / 1e9  # GFLOP/s
 
 
+def read_bandwidth(mib: int = 512, reps: int = 5) -> float:
+    """GB/s this process reads memory at (the sum of a tensor far larger than the caches)."""
+    t = torch.ones(mib * 2**20 // 4)
+    t.sum()
+    return t.numel() * 4 / min(_time(t.sum) for _ in range(reps)) / 1e9
+
+
+def block_weight_bytes(model) -> int:
+    """Bytes of the weights a block pass reads: the layers and the head (not the embeddings)."""
+    return sum(p.numel() * p.element_size() for n, p in model.named_parameters()
+               if n.startswith(("layers.", "head_"))) + sum(
+        b.numel() * b.element_size() for n, b in model.named_buffers() if n.startswith(("layers.", "head_")))
+
+
 def _time(fn) -> float:
     t0 = time.perf_counter()
     fn()
@@ -79,20 +95,26 @@ def main() -> int:
     p.add_argument("--markdown", action="store_true")
     args = p.parse_args()
     engine = build_engine(prefix_cache_bytes=0)
+    plain = build_engine(engine.ckpt, precision=engine.precision, prefix_cache_bytes=0, packed_weights=False)
     model, tok = engine.model, engine.tok
     rates = {"fp32": best_matmul(torch.float32)}
     if bf16_is_fast("cpu"):
         rates["bf16"] = best_matmul(torch.bfloat16)
+    bandwidth = read_bandwidth()
+    weights = block_weight_bytes(plain.model)  # packed weights are opaque to numel()
     report = {"cpu": cpu(), "torch": torch.__version__, "precision": engine.precision,
-              "matmul_gflops": {k: round(v, 1) for k, v in rates.items()}, "rows": []}
+              "packed_layers": engine.packed_layers,
+              "matmul_gflops": {k: round(v, 1) for k, v in rates.items()}, "read_gbs": round(bandwidth, 1),
+              "block_weight_mb": round(weights / 1e6, 1),
+              "block_pass_floor_ms": round(weights / bandwidth / 1e6, 2), "rows": []}
     groups = {n: sets_near(n, tok) for n in (100, 240)}
     with serving() as (target, _), DeciderClient(target, timeout=30) as client:
         for tokens, sets in groups.items():
             requests = [as_request(s.context, s.questions) for s in sets]
             wire = [pb_from_json(to_record(s)) for s in sets]
             encs = [tok.encode(s.context, s.questions) for s in sets]
-            with FlopCounterMode(display=False) as flops:
-                engine.decide(requests[:1])
+            with FlopCounterMode(display=False) as flops:  # oneDNN's packed linear is not counted
+                plain.decide(requests[:1])
             gflop = flops.get_total_flops() / 1e9
             for r in requests[:4]:
                 engine.decide([r])  # warm-up
@@ -104,6 +126,7 @@ def main() -> int:
             answers = torch.full(batch.positions.shape, model.mask_token)
             with torch.no_grad():
                 kv = batch.prefix_forward(model)
+                kv.exact = engine.exact  # the engine's own path (bf16 CPU: the request's own length)
                 choices = batch.answer_vectors(model)
                 for _ in range(args.calls // 2):
                     prefix.append(_time(lambda: batch.prefix_forward(model)) * 1e3)
@@ -124,8 +147,10 @@ def main() -> int:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     if args.markdown:
         print(f"\nCPU: {report['cpu']['model']} ({', '.join(report['cpu']['flags'])}), {report['cpu']['cores']} threads; "
-              f"engine precision {report['precision']}; best 2048^3 matmul "
-              + ", ".join(f"{k} {v} GFLOP/s" for k, v in report["matmul_gflops"].items()) + "\n")
+              f"engine precision {report['precision']}, {report['packed_layers']} packed layers; best 2048^3 matmul "
+              + ", ".join(f"{k} {v} GFLOP/s" for k, v in report["matmul_gflops"].items())
+              + f"; memory read {report['read_gbs']} GB/s, so a block pass that reads "
+              f"{report['block_weight_mb']} MB of weights takes at least {report['block_pass_floor_ms']} ms\n")
         print("| prefix tokens | GFLOP | floor | in-process p50 / p99 | gRPC p50 / p99 | p50 / floor | prefix pass | block pass |")
         print("|---|---|---|---|---|---|---|---|")
         for r in report["rows"]:

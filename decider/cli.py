@@ -412,11 +412,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-# oneDNN keeps a compiled kernel, with its own packed copy of the weights, per matmul shape; the
-# bf16 engine runs every prompt at its own length, so the default cache of 1,024 shapes grew the
-# server by 140-180 MB under mixed traffic, 104 MB with 64 shapes and 63 MB with 8, at the same
-# latency (bench/fault_check.py, docs/BENCHMARKS.md). A caller's own setting wins.
-ONEDNN_CACHE = "8"
+# oneDNN keeps a compiled kernel per matmul shape (with F.linear, also its own packed copy of the
+# weights); the bf16 engine runs every prompt at its own length, so the default cache of 1,024
+# shapes grew the server by 140-180 MB under mixed traffic (bench/fault_check.py,
+# docs/BENCHMARKS.md). The engine now packs its weights once (engine/packed.py), and a batch-1
+# decision touches about 12 shapes (six weight shapes at the prompt's length and at the block's):
+# 8 recompiled on every call (p50 51 ms against 35 ms with 32 on an AMD EPYC, bench/edge_latency.py).
+# A caller's own setting wins.
+ONEDNN_CACHE = "32"
 
 
 def main(argv: list[str] | None = None) -> int:

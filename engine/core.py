@@ -38,7 +38,7 @@ from decider.engine.constraints import ConstraintSet
 from decider.engine.decode import Batch
 from decider.engine.device import Precision, autocast_for, resolve_device, serving_precision
 from decider.engine.model import PackedPrefixKV, PrefixKV
-from decider.engine.packed import pack_linears
+from decider.engine.packed import fuse_qkv, pack_linears
 from decider.engine.prefix_cache import PrefixCache, prefix_key
 from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, SlotAnswer, Timings,
                                     answer_classes, joint)
@@ -126,7 +126,9 @@ class EngineCore:
         self.packed_layers = 0
         if self.exact:
             self.model = copy.deepcopy(self.model).to(torch.bfloat16)
-            self.packed_layers = pack_linears(self.model) if self.config.packed_weights else 0
+            if self.config.packed_weights:
+                fuse_qkv(self.model)
+                self.packed_layers = pack_linears(self.model)
         self.waiting: list[RequestState] = []
         self.cohorts: list[Cohort] = []
         self.by_id: dict[str, RequestState] = {}

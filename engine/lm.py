@@ -177,6 +177,7 @@ class LMBlockDiffusion(nn.Module):
     the engine not to hand it the Triton kernel's packed layout."""
 
     packed_prefix = False
+    reads_weights = ("lm_head",)  # head_weight() reads it: engine/packed.py leaves it unpacked
 
     def __init__(self, cfg: LMConfig, template: list[list[int]], separator: list[int], class_tokens: list[int]):
         super().__init__()

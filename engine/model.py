@@ -154,6 +154,13 @@ class Layer(nn.Module):
         self.ffn_in = nn.Linear(cfg.dim, cfg.ffn_dim)
         self.ffn_out = nn.Linear(cfg.ffn_dim, cfg.dim)
         self.ffn_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
+        self.qkv: nn.Module | None = None  # query, key and value in one call where fused (engine/packed.py)
+
+    def _project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(query, key, value) of x (B, S, dim), each (B, S, dim)."""
+        if self.qkv is not None:
+            return self.qkv(x).split(self.query.out_features, -1)
+        return self.query(x), self.key(x), self.value(x)
 
     def _heads(self, x: torch.Tensor) -> torch.Tensor:
         B, S, _ = x.shape
@@ -165,8 +172,7 @@ class Layer(nn.Module):
     def forward(self, x, mask):
         """Self-attention over x (B, S, dim); mask (B, 1, 1 or S, S) bool, True = may attend.
         Returns the new hidden states and this layer's own (k, v)."""
-        q = self._heads(self.query(x))
-        k, v = self.kv(x)
+        q, k, v = (self._heads(t) for t in self._project(x))
         with torch.autocast(x.device.type, enabled=False):
             a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
         B, H, S, D = a.shape
@@ -179,9 +185,7 @@ class Layer(nn.Module):
         path (request by request at `lengths` when given), packed (N, H, D) with cu_seqlens
         (B + 1,) on the Triton path."""
         B, S, _ = x.shape
-        q = self.query(x).view(B, S, self.n_heads, self.head_dim)  # (B, S, H, D)
-        k = self.key(x).view(B, S, self.n_heads, self.head_dim)
-        v = self.value(x).view(B, S, self.n_heads, self.head_dim)
+        q, k, v = (t.view(B, S, self.n_heads, self.head_dim) for t in self._project(x))  # (B, S, H, D)
         if cu_seqlens is None:  # torch: fp32 attention even under autocast (see the module docstring)
             with torch.autocast(x.device.type, enabled=False):
                 a = dispatch.block_attention(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid=prefix_valid,

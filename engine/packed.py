@@ -51,17 +51,43 @@ def _same_bits(linear: nn.Linear, packed: PackedLinear) -> bool:
     return True
 
 
+def fuse_qkv(model: nn.Module) -> int:
+    """Give every attention layer of a bf16 CPU `model` (modules with `query`, `key`, `value`
+    and an empty `qkv`) one linear layer for the three projections, one call instead of three,
+    where its outputs are the bits of the three (checked); returns how many were fused. The
+    separate layers stay, for the prefix's last layer that needs only keys and values."""
+    count = 0
+    for m in model.modules():
+        parts = [getattr(m, n, None) for n in ("query", "key", "value")]
+        if getattr(m, "qkv", False) is not None or not all(type(p) is nn.Linear for p in parts) \
+                or any(p.weight.dtype != torch.bfloat16 or p.weight.device.type != "cpu" for p in parts):
+            continue
+        fused = nn.Linear(parts[0].in_features, sum(p.out_features for p in parts),
+                          bias=parts[0].bias is not None, dtype=torch.bfloat16)
+        with torch.no_grad():
+            fused.weight.copy_(torch.cat([p.weight for p in parts]))
+            if fused.bias is not None:
+                fused.bias.copy_(torch.cat([p.bias for p in parts]))
+            x = torch.randn(2, 9, fused.in_features, generator=torch.Generator().manual_seed(0)).bfloat16()
+            if all(torch.equal(fused(r), torch.cat([p(r) for p in parts], -1)) for r in (x[:1, :1], x)):
+                m.qkv = fused
+                count += 1
+    return count
+
+
 def pack_linears(model: nn.Module) -> int:
     """Replace every bf16 nn.Linear of a CPU `model` (in place) by a PackedLinear whose results
-    are bit-identical to it (checked per layer); returns how many were packed. A no-op (0)
-    where the op is missing or the model is not bf16 on a CPU."""
+    are bit-identical to it (checked per layer); returns how many were packed. Layers named in
+    the model's `reads_weights` (whose weight other code reads) stay. A no-op (0) where the op
+    is missing or the model is not bf16 on a CPU."""
     if not packing_available():
         return 0
+    keep = set(getattr(model, "reads_weights", ()))
     count = 0
-    for parent in list(model.modules()):
+    for path, parent in list(model.named_modules()):
         for name, child in list(parent.named_children()):
-            if type(child) is not nn.Linear or child.weight.device.type != "cpu" \
-                    or child.weight.dtype != torch.bfloat16:
+            if type(child) is not nn.Linear or f"{path}.{name}".lstrip(".") in keep \
+                    or child.weight.device.type != "cpu" or child.weight.dtype != torch.bfloat16:
                 continue
             try:
                 packed = PackedLinear(child)

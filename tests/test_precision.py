@@ -98,3 +98,15 @@ def test_pack_linears_packs_bf16_cpu_layers_only():
         want = model(x)
         assert pack_linears(model) == 2 and isinstance(model[0], PackedLinear) and model[2].bias is None
         assert torch.equal(model(x), want) and torch.equal(model(x[1:2, :1]), want[1:2, :1])
+
+
+
+def test_the_packed_engine_fuses_query_key_value_and_keeps_the_separate_layers(tiny):
+    """One call per layer for the three projections (its bits are the three's: the test above
+    decides with it); the prefix's last layer reads keys and values through the separate ones."""
+    if not packing_available():
+        pytest.skip("this torch build has no oneDNN packed linear")
+    core = build_engine(tiny, precision="bf16", prefix_cache_bytes=0)
+    assert all(isinstance(layer.qkv, PackedLinear) for layer in core.model.layers)
+    assert all(isinstance(layer.key, PackedLinear) for layer in core.model.layers)
+    assert all(layer.qkv is None for layer in build_engine(tiny, precision="bf16", packed_weights=False).model.layers)
