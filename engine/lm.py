@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from pydantic import BaseModel, ConfigDict, Field
 from torch import nn
 
-from decider.engine.model import PrefixKV
+from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.kernels import dispatch
 
 Family = Literal["qwen3-block-diffusion", "qwen2-block-diffusion", "llama-masked-diffusion"]
@@ -151,10 +151,19 @@ class DecoderLayer(nn.Module):
                                            v.float().repeat_interleave(group, 1), attn_mask=mask)
         return self._finish(x, a.transpose(1, 2)), (k, v)
 
-    def block(self, x, cos, sin, prefix_k, prefix_v, prefix_valid, block_valid):
-        """Block tokens x (B, T, dim) over their prefix (B, Hkv, L, D) and each other."""
+    def block(self, x, cos, sin, prefix_k, prefix_v, block_valid, prefix_valid=None, cu_seqlens=None,
+              max_len=None):
+        """Block tokens x (B, T, dim) over their prefix and each other, through kernels.dispatch:
+        padded (B, Hkv, L, D) with prefix_valid on the torch path, packed (N, Hkv, D) with
+        cu_seqlens on the Triton path (its kernel reads grouped-query heads as they are)."""
         q, k, v = self.self_attn.qkv(self.input_layernorm(x), cos, sin)
-        a = dispatch.block_attention(q, k, v, block_valid, prefix_k, prefix_v, prefix_valid=prefix_valid)
+        if cu_seqlens is None:
+            a = dispatch.block_attention(q, k, v, block_valid, prefix_k, prefix_v, prefix_valid=prefix_valid)
+        else:
+            dt = q.dtype  # one dtype and one layout for keys and values, as the kernel asks
+            a = dispatch.block_attention(q, k.to(dt).contiguous(), v.to(dt).contiguous(), block_valid,
+                                         prefix_k.to(dt), prefix_v.to(dt), cu_seqlens=cu_seqlens,
+                                         max_prefix_len=max_len, backend="triton")
         return self._finish(x, a)
 
 
@@ -173,10 +182,9 @@ class LMBlockDiffusion(nn.Module):
 
     `template`: per question j, the token ids written before its answer (e.g. "1:") and the
     separator after it; `class_tokens` (C,): the token id that stands for each answer class.
-    The block reads padded prefix K/V (the torch path, any GQA layout); `packed_prefix` tells
-    the engine not to hand it the Triton kernel's packed layout."""
+    The block reads the prefix K/V padded (the torch path) or packed (the Triton kernel's
+    layout, which the engine hands it on CUDA), grouped-query heads either way."""
 
-    packed_prefix = False
     reads_weights = ("lm_head",)  # head_weight() reads it: engine/packed.py leaves it unpacked
 
     def __init__(self, cfg: LMConfig, template: list[list[int]], separator: list[int], class_tokens: list[int]):
@@ -230,7 +238,7 @@ class LMBlockDiffusion(nn.Module):
             vs.append(v)
         return PrefixKV(ks, vs, valid)
 
-    def block_forward(self, answers, positions, slot_valid, prefix: PrefixKV, choices) -> torch.Tensor:
+    def block_forward(self, answers, positions, slot_valid, prefix: PrefixKV | PackedPrefixKV, choices) -> torch.Tensor:
         """answers, positions, slot_valid (B, S); choices (B, S, C) class token ids -> logits (B, S, C)."""
         B, S = answers.shape
         device = answers.device
@@ -246,12 +254,19 @@ class LMBlockDiffusion(nn.Module):
         revealed = (answers != self.mask_token) & slot_valid
         tokens = choices.gather(2, answers.clamp(max=choices.shape[2] - 1)[..., None]).squeeze(2)  # (B, S)
         block.scatter_(1, at, torch.where(revealed, tokens, block.gather(1, at)))
-        start = prefix.valid.sum(1, keepdim=True)  # block positions follow each request's prefix
+        packed = isinstance(prefix, PackedPrefixKV)
+        if packed:
+            start = (prefix.cu_seqlens[1:] - prefix.cu_seqlens[:-1]).long()[:, None]
+        else:
+            start = prefix.valid.sum(1, keepdim=True)  # block positions follow each request's prefix
         pos = start + torch.arange(T, device=device)
         x = self.model.embed_tokens(block)
         cos, sin = rope(pos, self.cfg.head_dim, self.cfg.rope_theta, x.dtype)
         for layer, k, v in zip(self.model.layers, prefix.k, prefix.v):
-            x = layer.block(x, cos, sin, k, v, prefix.valid, block_valid)
+            if packed:
+                x = layer.block(x, cos, sin, k, v, block_valid, cu_seqlens=prefix.cu_seqlens, max_len=prefix.max_len)
+            else:
+                x = layer.block(x, cos, sin, k, v, block_valid, prefix_valid=prefix.valid)
         read = (at - 1).clamp(min=0) if self.cfg.logits_shift else at  # Dream-style: the token before predicts
         h = self.model.norm(x).gather(1, read[..., None].expand(B, S, x.shape[-1]))  # (B, S, dim)
         w = self.head_weight()[choices]  # (B, S, C, dim)

@@ -174,3 +174,21 @@ def test_the_checkpoints_own_chat_template_makes_the_prompt_in_a_sandbox(tmp_pat
         {"chat_template": "{{ messages.__class__.__mro__[1].__subclasses__() }}"}))
     with pytest.raises(Exception, match="unsafe|not safely|access"):
         load_checkpoint(folder).tokenizer.prompt("x", [Question("q1", "y?", "boolean")])
+
+
+@pytest.mark.parametrize("model_type", ["qwen3", "llama"])
+def test_the_triton_block_attention_decides_as_the_torch_path(tmp_path, monkeypatch, model_type):
+    """On CUDA the engine hands these families the Triton kernel's packed prefix layout (grouped
+    query heads, an answer-template block); here the kernel runs in Triton's interpreter."""
+    ckpt = load_checkpoint(hf_folder(tmp_path, model_type))
+    sets = make_sets(CorpusSpec(split="test", mix=V2_MIX), 3)
+    requests = [as_request(s.context, s.questions) for s in sets]
+    monkeypatch.setenv("DECIDER_KERNELS", "torch")
+    plain = build_engine(ckpt, precision="fp32").decide(requests)
+    monkeypatch.setenv("DECIDER_KERNELS", "triton")  # interpreted here (tests/conftest.py)
+    core = build_engine(ckpt, precision="fp32")
+    assert core.backend == "triton"
+    kernel = core.decide(requests)
+    for a, b in zip(plain, kernel):
+        assert [(x.index, x.step) for x in a.answers] == [(x.index, x.step) for x in b.answers]
+        assert max(abs(x.confidence - y.confidence) for x, y in zip(a.answers, b.answers)) < 1e-4

@@ -1,5 +1,6 @@
-"""Block attention in Triton: a block of at most 8 slot queries per request over that
-request's packed prefix K/V plus the block's own K/V, split over long prefixes.
+"""Block attention in Triton: a block of at most 64 queries per request (decider-small's 8
+slots; a diffusion LM's answer template, engine/lm.py) over that request's packed prefix K/V
+plus the block's own K/V, split over long prefixes.
 
 kernel -> launcher -> public function (`block_attention`, same contract as naive.py).
 
@@ -21,6 +22,7 @@ import triton.language as tl
 INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 # the autotune list is data; the interpreter cannot run more than one config
 CONFIGS = [triton.Config({"BLOCK_N": n}, num_warps=w) for n, w in ((64, 4), (32, 2), (128, 4), (64, 8))]
+MAX_BLOCK = 64  # queries per request's block: one tile of them per program
 NEG = -1.0e30  # finite "minus infinity" for running maxima: exp(NEG - NEG) stays defined
 
 
@@ -136,8 +138,8 @@ def _check(q, k, v, slot_valid, prefix_k, prefix_v, cu_seqlens):
     if q.ndim != 4:
         raise ValueError(f"q must be (B, S, H, D), got shape {tuple(q.shape)}")
     B, S, H, D = q.shape
-    if not 1 <= S <= 16:
-        raise ValueError(f"q: block of 1..16 slots, got S={S}")
+    if not 1 <= S <= MAX_BLOCK:
+        raise ValueError(f"q: block of 1..{MAX_BLOCK} queries, got S={S}")
     if k.shape != v.shape or k.ndim != 4 or k.shape[:2] != (B, S) or k.shape[3] != D:
         raise ValueError(f"k and v must be (B, S, Hkv, D) = ({B}, {S}, Hkv, {D}), got {tuple(k.shape)} "
                          f"and {tuple(v.shape)}")

@@ -65,6 +65,14 @@ def test_grouped_query_heads_and_an_odd_head_dim():
     close(block_attention(*x), reference(*x), torch.float32)
 
 
+def test_a_diffusion_lms_answer_template_block_with_grouped_heads():
+    """engine/lm.py's blocks: 8 answers in a template of ~4 tokens each, GQA (16 heads, 4 kv)."""
+    x = inputs([40, 3, 120], 37, H=16, Hkv=4, D=16)
+    close(block_attention(*x), reference(*x), torch.float32)
+    with pytest.raises(ValueError, match="block of 1..64 queries"):
+        block_attention(*inputs([4], 65))
+
+
 def test_splits_fill_a_gpu_when_the_batch_is_small():
     assert default_splits(batch_heads=12, max_len=512) > 1
     assert default_splits(batch_heads=256 * 12, max_len=512) == 1
