@@ -5,7 +5,9 @@ box asking one decision at a time gets.
 
 For 8-question test-split sets with prefixes of about 100 and about 240 tokens (prefix cache
 off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.decide([r])`,
-the engine's default precision here) and over gRPC to `decider serve` on this machine; one
+the engine's default precision here), over gRPC to `decider serve` on this machine and, where
+the engine packs its weights, in-process without packing (the three alternate), and 32 v2
+test sets decided at once with and without packing (sets/s, median of 3 rounds); one
 prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterMode); this
 CPU's best matmul rate (fp32 and, where fast, bf16, 2048^3); the floor (FLOPs / best rate) and
 p50 / floor; this process's memory read rate and the block pass's weight bytes over it (a
@@ -17,11 +19,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import time
 from pathlib import Path
 
+from decider.cli import ONEDNN_CACHE
+
+os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", ONEDNN_CACHE)  # as `decider serve` runs: before any matmul
 import torch
 from decider_client import DeciderClient
 from local_server import serving
@@ -33,7 +39,7 @@ from decider.engine.core import build_engine
 from decider.engine.decode import Batch
 from decider.engine.device import bf16_is_fast
 from decider.engine.request import as_request
-from decider.engine.training.corpus import CorpusSpec, make_set
+from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_set, make_sets
 from decider.engine.training.dataset import to_record
 
 
@@ -94,8 +100,9 @@ def main() -> int:
     p.add_argument("--json", type=Path)
     p.add_argument("--markdown", action="store_true")
     args = p.parse_args()
-    engine = build_engine(prefix_cache_bytes=0)
-    plain = build_engine(engine.ckpt, precision=engine.precision, prefix_cache_bytes=0, packed_weights=False)
+    engine = build_engine(prefix_cache_bytes=0, max_running=32)
+    plain = build_engine(engine.ckpt, precision=engine.precision, prefix_cache_bytes=0, packed_weights=False,
+                         max_running=32)
     model, tok = engine.model, engine.tok
     rates = {"fp32": best_matmul(torch.float32)}
     if bf16_is_fast("cpu"):
@@ -118,10 +125,14 @@ def main() -> int:
             gflop = flops.get_total_flops() / 1e9
             for r in requests[:4]:
                 engine.decide([r])  # warm-up
-            local, remote, prefix, block = [], [], [], []
-            for k in range(args.calls):  # alternate, so that both see the same machine load
+            for r in requests[:4]:
+                plain.decide([r])
+            local, remote, unpacked, prefix, block = [], [], [], [], []
+            for k in range(args.calls):  # alternate, so that all three see the same machine load
                 local.append(_time(lambda: engine.decide([requests[k % len(requests)]])) * 1e3)
                 remote.append(_time(lambda: client.decide_request(wire[k % len(wire)])) * 1e3)
+                if engine.packed_layers:
+                    unpacked.append(_time(lambda: plain.decide([requests[k % len(requests)]])) * 1e3)
             batch = Batch.collate(encs[:1], tok.pad, model.cfg.n_answers)
             answers = torch.full(batch.positions.shape, model.mask_token)
             with torch.no_grad():
@@ -138,11 +149,20 @@ def main() -> int:
                    "floor_ms": round(floor_ms, 2),
                    "in_process_p50_ms": round(statistics.median(local), 2), "in_process_p99_ms": round(pct(local, 0.99), 2),
                    "grpc_p50_ms": round(statistics.median(remote), 2), "grpc_p99_ms": round(pct(remote, 0.99), 2),
+                   "unpacked_p50_ms": round(statistics.median(unpacked), 2) if unpacked else None,
                    "prefix_pass_ms": round(statistics.median(prefix), 2),
                    "block_pass_ms": round(statistics.median(block), 2)}
             row["p50_over_floor"] = round(row["in_process_p50_ms"] / floor_ms, 1)
             report["rows"].append(row)
             print(json.dumps(row), flush=True)
+    if engine.packed_layers:  # packing must not cost batches what it saves batch 1
+        batch = [as_request(s.context, s.questions) for s in make_sets(CorpusSpec(split="test", mix=V2_MIX), 32)]
+        rates = {"packed": [], "unpacked": []}
+        for _ in range(3):
+            for name, e in (("packed", engine), ("unpacked", plain)):
+                rates[name].append(len(batch) / _time(lambda: e.decide(batch)))
+        report["batch32_sets_per_s"] = {k: round(statistics.median(v), 2) for k, v in rates.items()}
+        print(json.dumps({"batch32_sets_per_s": report["batch32_sets_per_s"]}), flush=True)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     if args.markdown:
@@ -150,13 +170,17 @@ def main() -> int:
               f"engine precision {report['precision']}, {report['packed_layers']} packed layers; best 2048^3 matmul "
               + ", ".join(f"{k} {v} GFLOP/s" for k, v in report["matmul_gflops"].items())
               + f"; memory read {report['read_gbs']} GB/s, so a block pass that reads "
-              f"{report['block_weight_mb']} MB of weights takes at least {report['block_pass_floor_ms']} ms\n")
-        print("| prefix tokens | GFLOP | floor | in-process p50 / p99 | gRPC p50 / p99 | p50 / floor | prefix pass | block pass |")
-        print("|---|---|---|---|---|---|---|---|")
+              f"{report['block_weight_mb']} MB of weights takes at least {report['block_pass_floor_ms']} ms"
+              + (f"; 32 v2 test sets at once: {report['batch32_sets_per_s']['packed']} sets/s packed, "
+                 f"{report['batch32_sets_per_s']['unpacked']} unpacked" if "batch32_sets_per_s" in report else "") + "\n")
+        print("| prefix tokens | GFLOP | floor | in-process p50 / p99 | gRPC p50 / p99 | p50 / floor | prefix pass | "
+              "block pass | unpacked weights p50 |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for r in report["rows"]:
             print(f"| {r['prefix_tokens']} | {r['gflop']} | {r['floor_ms']} ms | {r['in_process_p50_ms']} / "
                   f"{r['in_process_p99_ms']} ms | {r['grpc_p50_ms']} / {r['grpc_p99_ms']} ms | {r['p50_over_floor']}x | "
-                  f"{r['prefix_pass_ms']} ms | {r['block_pass_ms']} ms |")
+                  f"{r['prefix_pass_ms']} ms | {r['block_pass_ms']} ms | "
+                  f"{r['unpacked_p50_ms'] if r['unpacked_p50_ms'] is not None else '-'} ms |")
     return 0
 
 
