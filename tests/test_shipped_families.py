@@ -1,5 +1,5 @@
 """The shipped checkpoint on one hand-written request per corpus-v2 family, phrased as users
-write them (not by the generator). decider-small 3 does not answer any of them fully right yet
+write them (not by the generator). decider-small 4 does not answer any of them fully right yet
 (see MODEL_CARD.md): each is a strict xfail that names what it gets, so that the model that
 does get one right turns it into a failure, and its marker must then go."""
 
@@ -51,7 +51,7 @@ EXAMPLES = {
         "questions": [_b("capped", "Is the Supplier's liability capped?"),
                       _b("convenience", "Can the Customer end the agreement without giving a reason?"),
                       _c("law", "Which law governs the agreement?", ["England and Wales", "Delaware"])]},
-        {"capped": "yes", "convenience": "yes", "law": "England and Wales"}, "2 of 3: not termination for convenience"),
+        {"capped": "yes", "convenience": "yes", "law": "England and Wales"}, "1 of 3: neither the cap nor termination for convenience"),
     "quantified": ({
         "context": "The cat is big. The dog is kind. The mouse is small. If something is big then it is "
                    "strong. All strong things are green. If the dog is kind and the cat is green then the "
@@ -68,7 +68,7 @@ def engine(shipped):
 
 
 @pytest.mark.parametrize("family", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"decider-small 3 gets {gets}"))
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"decider-small 4 gets {gets}"))
     for name, (_, _, gets) in EXAMPLES.items()])
 def test_shipped_model_answers_a_hand_written_request_of_each_family(engine, family):
     request, want, _ = EXAMPLES[family]
