@@ -225,4 +225,4 @@ def model_info(core, backend: str) -> pb.ModelInfo:
                         context_window=ckpt.tokenizer.max_length, temperature=ckpt.temperature,
                         calibrated_on=cal, kernel_backend=backend, device=str(core.device),
                         precision=core.precision, family=core.model.cfg.family,
-                        parameters=sum(p.numel() for p in core.model.parameters()))
+                        parameters=sum(p.numel() for p in core.ckpt.model.parameters()))
