@@ -417,7 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
 # shapes grew the server by 140-180 MB under mixed traffic (bench/fault_check.py,
 # docs/BENCHMARKS.md). The engine now packs its weights once (engine/packed.py), and a batch-1
 # decision touches about 12 shapes (six weight shapes at the prompt's length and at the block's):
-# 8 recompiled on every call (p50 51 ms against 35 ms with 32 on an AMD EPYC, bench/edge_latency.py).
+# 8 recompiled on every call (bench/edge_latency.py on an AMD EPYC: 248-token p50 77 ms with 8,
+# 53 ms with 32; docs/BENCHMARKS.md).
 # A caller's own setting wins.
 ONEDNN_CACHE = "32"
 
