@@ -91,9 +91,10 @@ def pack_linears(model: nn.Module) -> int:
                 continue
             try:
                 packed = PackedLinear(child)
+                same = _same_bits(child, packed)
             except RuntimeError:  # oneDNN refuses the shape or dtype on this CPU: keep F.linear
                 continue
-            if _same_bits(child, packed):
+            if same:
                 setattr(parent, name, packed)
                 count += 1
     return count

@@ -79,16 +79,17 @@ def test_packed_weights_give_the_bits_of_unpacked_ones(tiny):
     packed = build_engine(tiny, precision="bf16", prefix_cache_bytes=0)
     plain = build_engine(tiny, precision="bf16", prefix_cache_bytes=0, packed_weights=False)
     assert plain.packed_layers == 0 and not any(isinstance(m, PackedLinear) for m in plain.model.modules())
-    if packing_available():
-        assert packed.packed_layers == sum(isinstance(m, PackedLinear) for m in packed.model.modules()) > 0
+    assert packed.packed_layers == sum(isinstance(m, PackedLinear) for m in packed.model.modules())
+    if packing_available() and bf16_is_fast("cpu"):  # elsewhere oneDNN may refuse bf16: layers stay unpacked
+        assert packed.packed_layers > 0
     for a, b in zip(packed.decide(requests), plain.decide(requests)):
         _same_bits(a, b)
     assert build_engine(tiny, precision="fp32").packed_layers == 0  # fp32 keeps torch's own linear
 
 
 def test_pack_linears_packs_bf16_cpu_layers_only():
-    if not packing_available():
-        pytest.skip("this torch build has no oneDNN packed linear")
+    if not (packing_available() and bf16_is_fast("cpu")):
+        pytest.skip("no oneDNN packed linear, or bf16 is emulated on this CPU")
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(24, 40), torch.nn.GELU(), torch.nn.Linear(40, 8, bias=False))
     assert pack_linears(model) == 0  # fp32: nothing to pack
@@ -104,8 +105,8 @@ def test_pack_linears_packs_bf16_cpu_layers_only():
 def test_the_packed_engine_fuses_query_key_value_and_keeps_the_separate_layers(tiny):
     """One call per layer for the three projections (its bits are the three's: the test above
     decides with it); the prefix's last layer reads keys and values through the separate ones."""
-    if not packing_available():
-        pytest.skip("this torch build has no oneDNN packed linear")
+    if not (packing_available() and bf16_is_fast("cpu")):
+        pytest.skip("no oneDNN packed linear, or bf16 is emulated on this CPU")
     core = build_engine(tiny, precision="bf16", prefix_cache_bytes=0)
     assert all(isinstance(layer.qkv, PackedLinear) for layer in core.model.layers)
     assert all(isinstance(layer.key, PackedLinear) for layer in core.model.layers)
