@@ -254,19 +254,17 @@ class LMBlockDiffusion(nn.Module):
         revealed = (answers != self.mask_token) & slot_valid
         tokens = choices.gather(2, answers.clamp(max=choices.shape[2] - 1)[..., None]).squeeze(2)  # (B, S)
         block.scatter_(1, at, torch.where(revealed, tokens, block.gather(1, at)))
-        packed = isinstance(prefix, PackedPrefixKV)
-        if packed:
+        if isinstance(prefix, PackedPrefixKV):  # the Triton kernel's layout
             start = (prefix.cu_seqlens[1:] - prefix.cu_seqlens[:-1]).long()[:, None]
+            layout = {"cu_seqlens": prefix.cu_seqlens, "max_len": prefix.max_len}
         else:
-            start = prefix.valid.sum(1, keepdim=True)  # block positions follow each request's prefix
-        pos = start + torch.arange(T, device=device)
+            start = prefix.valid.sum(1, keepdim=True)
+            layout = {"prefix_valid": prefix.valid}
+        pos = start + torch.arange(T, device=device)  # block positions follow each request's prefix
         x = self.model.embed_tokens(block)
         cos, sin = rope(pos, self.cfg.head_dim, self.cfg.rope_theta, x.dtype)
         for layer, k, v in zip(self.model.layers, prefix.k, prefix.v):
-            if packed:
-                x = layer.block(x, cos, sin, k, v, block_valid, cu_seqlens=prefix.cu_seqlens, max_len=prefix.max_len)
-            else:
-                x = layer.block(x, cos, sin, k, v, block_valid, prefix_valid=prefix.valid)
+            x = layer.block(x, cos, sin, k, v, block_valid, **layout)
         read = (at - 1).clamp(min=0) if self.cfg.logits_shift else at  # Dream-style: the token before predicts
         h = self.model.norm(x).gather(1, read[..., None].expand(B, S, x.shape[-1]))  # (B, S, dim)
         w = self.head_weight()[choices]  # (B, S, C, dim)

@@ -59,7 +59,8 @@ def fuse_qkv(model: nn.Module) -> int:
     count = 0
     for m in model.modules():
         parts = [getattr(m, n, None) for n in ("query", "key", "value")]
-        if getattr(m, "qkv", False) is not None or not all(type(p) is nn.Linear for p in parts) \
+        skip = not hasattr(m, "qkv") or m.qkv is not None  # not an attention layer, or fused already
+        if skip or not all(type(p) is nn.Linear for p in parts) \
                 or any(p.weight.dtype != torch.bfloat16 or p.weight.device.type != "cpu" for p in parts):
             continue
         fused = nn.Linear(parts[0].in_features, sum(p.out_features for p in parts),
