@@ -56,6 +56,9 @@ class ModelConfig(BaseModel):
     number_spread: bool = Field(False, description="rank codes span 0..1 over the request's own numbers "
                                 "(rank - 1) / (count - 1); False = rank / number_ranks, where a request's "
                                 "dozen numbers differ by 1/64 and the model could not tell them apart")
+    number_relative: int = Field(0, ge=0, description="with number_ranks: in the prefix pass, a number token also "
+                                 "reads how the numbers it attends to compare with its own, through this many "
+                                 "frequencies of their code difference (relative_rank_terms); 0 = none")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -82,13 +85,10 @@ PRESETS = {
 RANK_FEATURES = 10
 
 
-def rank_features(ranks: torch.Tensor, n: int, spread: bool = False) -> torch.Tensor:
-    """(B, L) ranks (0 = not a number) -> (B, L, RANK_FEATURES): "a number", its place r in
-    0..1 as a magnitude, and sin/cos of it at four frequencies; all zero for other tokens. An
-    ordered code: a learned projection of it gives every number a direction whose size grows
-    with its rank, so comparing two numbers is comparing two projections (a free table per rank
-    would have to discover the order pair by pair). `spread`: r = (rank - 1) / (count - 1) over
-    the row's distinct numbers (the smallest 0, the largest 1); else r = rank / n."""
+def rank_place(ranks: torch.Tensor, n: int, spread: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """(B, L) ranks (0 = not a number) -> (is_number, r), each (B, L, 1) fp32: r is a number's
+    place in 0..1. `spread`: r = (rank - 1) / (count - 1) over the row's distinct numbers (the
+    smallest 0, the largest 1); else r = rank / n."""
     is_number = (ranks > 0).float()[..., None]
     ranks = ranks.clamp(max=n).float()
     if spread:
@@ -96,8 +96,52 @@ def rank_features(ranks: torch.Tensor, n: int, spread: bool = False) -> torch.Te
         r = ((ranks - 1).clamp_min(0) / (count - 1).clamp_min(1))[..., None] * is_number
     else:
         r = ranks[..., None] / n
+    return is_number, r
+
+
+def rank_features(ranks: torch.Tensor, n: int, spread: bool = False) -> torch.Tensor:
+    """(B, L) ranks -> (B, L, RANK_FEATURES): "a number", its place r in 0..1 as a magnitude,
+    and sin/cos of it at four frequencies; all zero for other tokens. An ordered code: a
+    learned projection of it gives every number a direction whose size grows with its rank, so
+    comparing two numbers is comparing two projections (a free table per rank would have to
+    discover the order pair by pair)."""
+    is_number, r = rank_place(ranks, n, spread)
     k = torch.arange(1, 5, device=ranks.device, dtype=torch.float32) * math.pi
     return torch.cat([is_number, r, torch.sin(r * k), torch.cos(r * k) * is_number], -1)
+
+
+@dataclass
+class RelativeRanks:
+    """What a prefix pass needs to tell each number token how the numbers it attends to compare
+    with it (`relative_rank_terms`): per token, sin/cos of its code at K frequencies."""
+
+    sin: torch.Tensor        # (B, 1, L, K) sin(pi k r), 0 for other tokens
+    cos: torch.Tensor        # (B, 1, L, K) cos(pi k r), 0 for other tokens
+    is_number: torch.Tensor  # (B, 1, L, 1)
+
+    @staticmethod
+    def of(ranks: torch.Tensor, cfg: "ModelConfig") -> "RelativeRanks":
+        is_number, r = rank_place(ranks, cfg.number_ranks, cfg.number_spread)
+        k = torch.arange(1, cfg.number_relative + 1, device=ranks.device, dtype=torch.float32) * math.pi
+        return RelativeRanks(torch.sin(r * k)[:, None], (torch.cos(r * k) * is_number)[:, None], is_number[:, None])
+
+    @property
+    def values(self) -> torch.Tensor:
+        """(B, 1, L, 2K): channels appended to every head's values."""
+        return torch.cat([self.sin, self.cos], -1)
+
+    def relative(self, read: torch.Tensor) -> torch.Tensor:
+        """read (B, H, L, 2K): the attention-weighted `values` each token read, i.e. sums of
+        a_ij sin(pi k r_j) and a_ij cos(pi k r_j). Rotated by the reader's own code they become
+        sums of a_ij sin(pi k (r_j - r_i)) and a_ij cos(pi k (r_j - r_i)): with k = 1..K these
+        are a Fourier series of "larger than me" / "smaller than me" / "equal to me" over the
+        numbers token i attends to. Zero for tokens that are not numbers. -> (B, L, H * 2K)."""
+        K = self.sin.shape[-1]
+        s, c = read[..., :K], read[..., K:]
+        own_s, own_c = self.sin, torch.where(self.is_number > 0, self.cos, torch.ones_like(self.cos))
+        out = torch.cat([own_c * s - own_s * c, own_c * c + own_s * s], -1) * self.is_number  # (B, H, L, 2K)
+        B, H, L, _ = out.shape
+        return out.transpose(1, 2).reshape(B, L, -1)
 
 
 @dataclass
@@ -155,6 +199,9 @@ class Layer(nn.Module):
         self.ffn_out = nn.Linear(cfg.ffn_dim, cfg.dim)
         self.ffn_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.qkv: nn.Module | None = None  # query, key and value in one call where fused (engine/packed.py)
+        # how the numbers a number token attends to compare with it, into the residual (RelativeRanks)
+        self.rank_out = nn.Linear(cfg.n_heads * 2 * cfg.number_relative, cfg.dim, bias=False) \
+            if cfg.number_relative else None
 
     def _project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(query, key, value) of x (B, S, dim), each (B, S, dim)."""
@@ -169,14 +216,21 @@ class Layer(nn.Module):
     def kv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._heads(self.key(x)), self._heads(self.value(x))
 
-    def forward(self, x, mask):
+    def forward(self, x, mask, relative: RelativeRanks | None = None):
         """Self-attention over x (B, S, dim); mask (B, 1, 1 or S, S) bool, True = may attend.
+        `relative`: the rank codes of the S tokens, for the number comparison term.
         Returns the new hidden states and this layer's own (k, v)."""
         q, k, v = (self._heads(t) for t in self._project(x))
+        use_relative = self.rank_out is not None and relative is not None
         with torch.autocast(x.device.type, enabled=False):
-            a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
-        B, H, S, D = a.shape
-        return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D)), (k, v)
+            vv = v.float()
+            if use_relative:  # the codes ride along as extra value channels of every head
+                vv = torch.cat([vv, relative.values.expand(-1, vv.shape[1], -1, -1)], -1)
+            a = F.scaled_dot_product_attention(q.float(), k.float(), vv, attn_mask=mask)
+        B, H, S, _ = a.shape
+        D = self.head_dim
+        extra = self.rank_out(relative.relative(a[..., D:]).to(x.dtype)) if use_relative else None
+        return self._rest(x, a[..., :D].transpose(1, 2).reshape(B, S, H * D), extra), (k, v)
 
     def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None,
               lengths=None):
@@ -196,10 +250,11 @@ class Layer(nn.Module):
                                          cu_seqlens=cu_seqlens, max_prefix_len=max_len, backend="triton")
         return self._rest(x, a.reshape(B, S, -1))
 
-    def _rest(self, x, a):
-        """a (B, S, dim): attention output -> residual, norm, MLP."""
-        a = a.to(x.dtype)
-        x = self.attn_norm(x + self.attn_out(a))
+    def _rest(self, x, a, extra=None):
+        """a (B, S, dim): attention output (plus `extra`, the number comparison term) -> residual,
+        norm, MLP."""
+        a = self.attn_out(a.to(x.dtype))
+        x = self.attn_norm(x + (a if extra is None else a + extra))
         return self.ffn_norm(x + self.ffn_out(F.gelu(self.ffn_in(x))))
 
 
@@ -218,6 +273,7 @@ class BlockDiffusionModel(nn.Module):
             self.number_proj = nn.Linear(RANK_FEATURES, cfg.dim, bias=False)
         self.embed_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.layers = nn.ModuleList(Layer(cfg) for _ in range(cfg.n_layers))
+        self.layers[-1].rank_out = None  # the last layer's prefix outputs feed nothing
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
@@ -231,7 +287,7 @@ class BlockDiffusionModel(nn.Module):
         for m in self.modules():
             if isinstance(m, (nn.Linear, nn.Embedding)):
                 nn.init.normal_(m.weight, std=std)
-                if isinstance(m, nn.Linear):
+                if isinstance(m, nn.Linear) and m.bias is not None:
                     nn.init.zeros_(m.bias)
             elif isinstance(m, nn.LayerNorm):
                 nn.init.ones_(m.weight)
@@ -239,6 +295,9 @@ class BlockDiffusionModel(nn.Module):
         nn.init.zeros_(self.question_embeddings.weight)  # starts as the plain encoder
         if self.cfg.number_ranks:
             nn.init.zeros_(self.number_proj.weight)
+        for layer in self.layers:
+            if layer.rank_out is not None:
+                nn.init.zeros_(layer.rank_out.weight)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
@@ -251,6 +310,25 @@ class BlockDiffusionModel(nn.Module):
         w = self.word_embeddings.weight
         self.number_proj = nn.Linear(RANK_FEATURES, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
         nn.init.zeros_(self.number_proj.weight)
+
+    def add_number_relative(self, k: int) -> None:
+        """Give every layer the number comparison term (`RelativeRanks`, k frequencies) starting
+        at zeros: the model starts as it was without it."""
+        if not self.cfg.number_ranks:
+            raise ValueError("the number comparison term reads rank codes: give the model number ranks first")
+        if self.cfg.number_relative == k:
+            raise ValueError(f"the model has the number comparison term already ({k} frequencies)")
+        self.cfg = self.cfg.model_copy(update={"number_relative": k})
+        w = self.word_embeddings.weight
+        for layer in self.layers[:-1]:  # the last layer's prefix outputs feed nothing
+            layer.rank_out = nn.Linear(self.cfg.n_heads * 2 * k, self.cfg.dim, bias=False, device=w.device,
+                                       dtype=w.dtype)
+            nn.init.zeros_(layer.rank_out.weight)
+
+    def _relative(self, numbers: torch.Tensor | None) -> RelativeRanks | None:
+        if not self.cfg.number_relative or numbers is None:
+            return None
+        return RelativeRanks.of(numbers, self.cfg)
 
     # -- embeddings
     def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None) -> torch.Tensor:
@@ -294,9 +372,10 @@ class BlockDiffusionModel(nn.Module):
         Returns the K/V of every layer for the prefix."""
         x = self._embed_prefix(ids, segments, numbers)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
+        relative = self._relative(numbers)
         ks, vs = [], []
         for layer in self.layers[:-1]:
-            x, (k, v) = layer(x, mask)
+            x, (k, v) = layer(x, mask, relative)
             ks.append(k)
             vs.append(v)
         k, v = self.layers[-1].kv(x)  # the last layer's prefix outputs feed nothing
@@ -329,8 +408,9 @@ class BlockDiffusionModel(nn.Module):
         sees_block[L:, :] = True
         sees_block[:, :L] = True  # prefix rows: prefix columns only; block rows: all
         mask = sees_block[None, None] & keys[:, None, None, :]  # (B, 1, L + S, L + S)
+        relative = self._relative(None if numbers is None else F.pad(numbers, (0, S)))  # slots are no numbers
         for layer in self.layers:
-            x, _ = layer(x, mask)
+            x, _ = layer(x, mask, relative)
         return self._head(x[:, L:], choices)
 
 

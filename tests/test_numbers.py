@@ -94,3 +94,58 @@ def test_rank_embeddings_start_at_zero_then_read_the_ranks(tiny, tmp_path):
 
 def test_prefix_cache_key_tells_numbers_apart():
     assert prefix_key([1, 2], [0, 0], [0, 1]) != prefix_key([1, 2], [0, 0], [0, 2])
+
+
+def test_the_comparison_term_reads_how_attended_numbers_compare_with_the_reader():
+    from decider.engine.model import PRESETS, RelativeRanks
+
+    cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 64, "number_spread": True, "number_relative": 4})
+    rel = RelativeRanks.of(torch.tensor([[0, 1, 3, 2]]), cfg)  # codes: -, 0, 1, 0.5
+    r = torch.tensor([0.0, 0.0, 1.0, 0.5])
+    k = torch.arange(1, 5) * torch.pi
+    for i, j in [(1, 2), (2, 1), (3, 1), (3, 3)]:  # token i attends only to token j
+        read = rel.values[:, :, j:j + 1].expand(1, 2, 4, 8).clone()  # two heads, every reader reads j
+        out = rel.relative(read).view(4, 2, 8)[i, 0]
+        assert torch.allclose(out[:4], torch.sin(k * (r[j] - r[i])), atol=1e-6)
+        assert torch.allclose(out[4:], torch.cos(k * (r[j] - r[i])), atol=1e-6)
+    read = rel.values[:, :, 2:3].expand(1, 2, 4, 8)
+    assert torch.equal(rel.relative(read).view(4, 2, 8)[0], torch.zeros(2, 8))  # not a number: no term
+
+
+def test_the_comparison_term_starts_at_zero_and_keeps_the_two_passes_exact(tiny, tmp_path):
+    tok = tiny.tokenizer
+    enc = tok.encode("TT-1 reads 131.5 °C. The trip is set at 128 °C. TT-2 reads 7 °C.",
+                     [Question("q1", "Is TT-1 above its trip?", "boolean"), Question("q2", "Tripped?", "boolean")])
+    b = Batch.collate([enc], tok.pad, tiny.model.cfg.n_answers)
+    model = tiny.model
+    answers = torch.full_like(b.positions, model.mask_token)
+    with torch.no_grad():
+        model.add_number_ranks(16, spread=True)
+        model.number_proj.weight.normal_()
+        before = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model), b.answer_vectors(model))
+        model.add_number_relative(4)
+        after = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model), b.answer_vectors(model))
+        assert torch.allclose(after, before, atol=1e-6)  # zeros: nothing changes
+        assert model.layers[-1].rank_out is None  # its prefix outputs feed nothing
+        for layer in model.layers[:-1]:
+            layer.rank_out.weight.normal_()
+        two_passes = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model),
+                                         b.answer_vectors(model))
+        full = model.full_forward(b.ids, b.valid, b.segments, answers, b.positions, b.slot_valid,
+                                  b.answer_vectors(model), b.numbers)
+        assert torch.allclose(two_passes, full, atol=1e-5)
+        assert not torch.allclose(two_passes, before, rtol=1e-3, atol=0)
+        swapped = model.prefix_forward(b.ids, b.valid, b.segments, torch.where(b.numbers > 0, 4 - b.numbers, 0))
+        plain = torch.where(b.numbers > 0, 1, 0)  # every number equal: no comparison to read
+        assert not torch.equal(swapped.k[1], b.prefix_forward(model).k[1])
+        assert not torch.equal(model.prefix_forward(b.ids, b.valid, b.segments, plain).k[1], swapped.k[1])
+    save_checkpoint(tiny, tmp_path / "rel")
+    loaded = load_checkpoint(tmp_path / "rel")
+    assert loaded.model.cfg.number_relative == 4
+    assert all(torch.equal(a.rank_out.weight, c.rank_out.weight) for a, c in zip(loaded.model.layers[:-1], model.layers))
+    try:
+        loaded.model.add_number_relative(4)
+    except ValueError as e:
+        assert "already" in str(e)
+    else:
+        raise AssertionError("adding the term twice must be refused")

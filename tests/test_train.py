@@ -112,19 +112,34 @@ def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
     init = save_checkpoint(tiny, tmp_path / "init")
     mix = {"readings": 1.0}
     cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=2,
-                      number_ranks=16, stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
+                      number_ranks=16, number_relative=4,
+                      stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
     logs = []
     ckpt = train(cfg, progress=False, log=logs.append)
-    assert any("number ranks 1..16" in m for m in logs)
+    assert any("number ranks 1..16" in m for m in logs) and any("comparison term (4" in m for m in logs)
     assert ckpt.model.cfg.number_ranks == 16 and ckpt.model.number_proj.weight.abs().sum() > 0
+    assert all(layer.rank_out.weight.abs().sum() > 0 for layer in ckpt.model.layers[:-1])
     resumed = load_checkpoint(tmp_path / "run")
     assert torch.equal(resumed.model.number_proj.weight, ckpt.model.number_proj.weight.float())
+    assert torch.equal(resumed.model.layers[0].rank_out.weight, ckpt.model.layers[0].rank_out.weight.float())
     more = cfg.model_copy(update={"stages": [Stage(max_links=1, examples=16, max_questions=3, mix=mix)]})
     logs.clear()
     train(more, progress=False, log=logs.append)
-    assert not any("number ranks 1..16" in m for m in logs)
+    assert not any("number ranks 1..16" in m or "comparison term" in m for m in logs)
     assert load_checkpoint(tmp_path / "run").model.cfg.number_ranks == 16
     spread = cfg.model_copy(update={"out": tmp_path / "spread", "init": str(tmp_path / "run"), "number_spread": True})
     logs.clear()
     ckpt = train(spread, progress=False, log=logs.append)  # the other code: a fresh projection, trained
     assert any("number ranks 1..16 (spread)" in m for m in logs) and ckpt.model.cfg.number_spread
+
+
+def test_a_fine_tune_can_start_past_the_sets_earlier_runs_drew():
+    from decider.engine.training.corpus import CorpusSpec, make_set
+    from decider.engine.training.train import set_at
+
+    stages = [Stage(max_links=2, examples=100, max_questions=4, mix={"v1": 0.5, "readings": 0.5})]
+    first, later = TrainConfig(stages=stages), TrainConfig(stages=stages, corpus_start=5_000)
+    spec = CorpusSpec(split="train", max_links=2, max_questions=4, max_extra=3, mix=(("v1", 0.5), ("readings", 0.5)))
+    assert set_at(first, [], 7).context == make_set(spec, 7).context
+    assert set_at(later, [], 7).context == make_set(spec, 5_007).context
+    assert {set_at(first, [], i).context for i in range(20)}.isdisjoint(set_at(later, [], i).context for i in range(20))

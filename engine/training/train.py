@@ -73,11 +73,17 @@ class TrainConfig(BaseModel):
                               "of a prefix (engine/numbers.py), this many ranks; 0 = keep the model as it is")
     number_spread: bool = Field(False, description="with number_ranks: codes spread over each request's numbers "
                                 "(ModelConfig.number_spread); a model with the other code gets a fresh projection")
-    number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection starts from zero in a "
-                                         "trained model: it learns at this multiple of the learning rate")
+    number_relative: int = Field(0, ge=0, description="give a model without it the number comparison term in "
+                                 "attention (ModelConfig.number_relative), this many frequencies; 0 = keep")
+    number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection and the comparison term "
+                                         "start from zero in a trained model: they learn at this multiple of "
+                                         "the learning rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
+    corpus_start: int = Field(0, ge=0, description="the corpus index of this run's first set: a fine-tune of "
+                              "a checkpoint starts past the sets its earlier runs drew (sets are numbered per "
+                              "stage shape, so a run from 0 re-reads them)")
     save_every: int = Field(200, description="optimiser steps between checkpoints")
     workers: int = Field(0, ge=0, description="background processes that generate batches (0 = in the "
                          "training process; on a GPU the generator needs several to keep up)")
@@ -151,7 +157,7 @@ def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()))
-            return make_set(spec, index)
+            return make_set(spec, cfg.corpus_start + index)
         first += stage.examples
     raise IndexError(f"set {index} is past the schedule's {first} sets")
 
@@ -313,11 +319,15 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.model.add_number_ranks(cfg.number_ranks, cfg.number_spread)
         log(f"number ranks 1..{cfg.number_ranks} ({'spread' if cfg.number_spread else 'by the cap'}) "
             "start from zero in the model")
+    if cfg.number_relative and ckpt.model.cfg.number_relative != cfg.number_relative:
+        ckpt.model.add_number_relative(cfg.number_relative)
+        log(f"number comparison term ({cfg.number_relative} frequencies) starts from zero in every layer")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
-    numbers = [p for p, n in params.items() if n.startswith("number_proj.")]
-    decay = [p for p, n in params.items() if p.ndim >= 2 and not n.startswith("number_proj.")]
+    fresh = lambda n: n.startswith("number_proj.") or ".rank_out." in n  # noqa: E731
+    numbers = [p for p, n in params.items() if fresh(n)]
+    decay = [p for p, n in params.items() if p.ndim >= 2 and not fresh(n)]
     no_decay = [p for p, n in params.items() if p.ndim < 2]
     groups = [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
     if numbers:
