@@ -7,7 +7,8 @@ numbers (1 = smallest; equal values share a rank), and each word piece of a numb
 that rank into the model (an ordered code of it, `engine.model.rank_features`). "Is TT-101 above its
 trip setting?" then asks whether one rank is above another, whatever the units and digits.
 
-A number: digits with an optional decimal part and thousands commas ("4,850", "0.80", "92" in
+A percentage of a number written right after it ("110% of rated (40 A)") is ranked as that share
+(44). A number: digits with an optional decimal part and thousands commas ("4,850", "0.80", "92" in
 "92%"), a sign when it starts a word ("-5 °C"), or a clock time ("06:14", ranked as minutes of
 the day). Digits that are part of a name are not numbers: tags ("FT-204", "P-7B"), versions
 and words with digits ("v2", "3rd"). Ranks above `cap` share the top rank.
@@ -28,8 +29,15 @@ NUMBER = re.compile(
 )
 
 
+# "110% of rated (40 A)", "120 percent of its 505 A rating": a share of a number written right
+# after it (at most three words between) is a limit of that share's value (44 A)
+PERCENT_OF = re.compile(r"\s*(?:%|percent|per cent|pct)\s+of\s+(?:[A-Za-z]+\s+){0,3}\(?", re.IGNORECASE)
+
+
 def number_spans(text: str) -> list[tuple[int, int, Decimal]]:
-    """(start, end, value) of every number in `text`, in order."""
+    """(start, end, value) of every number in `text`, in order. A percentage of a number that
+    follows it ("110% of rated (40 A)") takes the value of that share (44): it is the limit the
+    text means, and ranks then compare a reading with it directly."""
     out = []
     for m in NUMBER.finditer(text):
         if m.group("h") is not None:
@@ -37,6 +45,11 @@ def number_spans(text: str) -> list[tuple[int, int, Decimal]]:
         else:
             value = Decimal(m.group("num").replace(",", "").replace("\u2212", "-"))
         out.append((m.start(), m.end(), value))
+    for i in range(len(out) - 1):
+        (s, e, share), (base_start, _, base) = out[i], out[i + 1]
+        of = PERCENT_OF.match(text, e)
+        if of and of.end() == base_start:
+            out[i] = (s, e, share * base / 100)
     return out
 
 

@@ -25,6 +25,16 @@ def test_numbers_are_readings_not_names():
     assert _numbers("twelve (12) months") == [("12", Decimal(12))]
 
 
+def test_a_share_of_a_number_written_after_it_is_the_limit_it_means():
+    assert _numbers("trips at 120% of rated (505 A); reads 606 A") == [
+        ("120", Decimal(606)), ("505", Decimal(505)), ("606", Decimal(606))]
+    assert _numbers("at least 110 percent of its 40 A rating") == [("110", Decimal(44)), ("40", Decimal(40))]
+    # the base is elsewhere, or not a number: the share stays as written
+    assert _numbers("80 percent of rated current. Rated: 287.0 A") == [("80", Decimal(80)), ("287.0", Decimal("287.0"))]
+    assert _numbers("15% of the annual Charges") == [("15", Decimal(15))]
+    assert dense_ranks([v for _, v in _numbers("trips at 120% of rated (505 A); reads 606 A")], cap=64) == [2, 1, 2]
+
+
 def test_dense_ranks_share_equal_values_and_cap():
     assert dense_ranks([Decimal("128"), Decimal("131.5"), Decimal("128.0"), Decimal("2")], cap=255) == [2, 3, 2, 1]
     assert dense_ranks([Decimal(i) for i in range(5)], cap=3) == [1, 2, 3, 3, 3]
