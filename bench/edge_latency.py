@@ -5,7 +5,10 @@ box asking one decision at a time gets.
 
 For 8-question test-split sets with prefixes of about 100 and about 240 tokens (prefix cache
 off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.decide([r])`,
-the engine's default precision here), over gRPC to `decider serve` on this machine and, where
+the engine's default precision here), over gRPC to `decider serve` on this machine (with its
+split: transport = client wall time minus the handler's own time from the x-handler-ms trailer,
+and the handler's time beyond the engine's prefix and denoising passes: conversion, queueing,
+the hand-off to the engine thread) and, where
 the engine packs its weights, in-process without packing (the three alternate), and 32 v2
 test sets decided at once with and without packing (sets/s, median of 3 rounds); one
 prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterMode); this
@@ -128,9 +131,16 @@ def main() -> int:
             for r in requests[:4]:
                 plain.decide([r])
             local, remote, unpacked, prefix, block = [], [], [], [], []
+            transport, handler_extra = [], []
             for k in range(args.calls):  # alternate, so that all three see the same machine load
                 local.append(_time(lambda: engine.decide([requests[k % len(requests)]])) * 1e3)
-                remote.append(_time(lambda: client.decide_request(wire[k % len(wire)])) * 1e3)
+                t0 = time.perf_counter()
+                response, call = client.stub.Decide.with_call(wire[k % len(wire)])
+                remote.append((time.perf_counter() - t0) * 1e3)
+                handler_ms = float(dict(call.trailing_metadata())["x-handler-ms"])
+                t = response.timings
+                transport.append(remote[-1] - handler_ms)  # client, wire, gRPC's own threads
+                handler_extra.append(handler_ms - t.prefix_ms - t.denoise_ms)  # conversion, hand-off to the engine
                 if engine.packed_layers:
                     unpacked.append(_time(lambda: plain.decide([requests[k % len(requests)]])) * 1e3)
             batch = Batch.collate(encs[:1], tok.pad, model.cfg.n_answers)
@@ -149,6 +159,8 @@ def main() -> int:
                    "floor_ms": round(floor_ms, 2),
                    "in_process_p50_ms": round(statistics.median(local), 2), "in_process_p99_ms": round(pct(local, 0.99), 2),
                    "grpc_p50_ms": round(statistics.median(remote), 2), "grpc_p99_ms": round(pct(remote, 0.99), 2),
+                   "grpc_transport_p50_ms": round(statistics.median(transport), 2),
+                   "grpc_handler_over_engine_p50_ms": round(statistics.median(handler_extra), 2),
                    "unpacked_p50_ms": round(statistics.median(unpacked), 2) if unpacked else None,
                    "prefix_pass_ms": round(statistics.median(prefix), 2),
                    "block_pass_ms": round(statistics.median(block), 2)}
@@ -173,12 +185,13 @@ def main() -> int:
               f"{report['block_weight_mb']} MB of weights takes at least {report['block_pass_floor_ms']} ms"
               + (f"; 32 v2 test sets at once: {report['batch32_sets_per_s']['packed']} sets/s packed, "
                  f"{report['batch32_sets_per_s']['unpacked']} unpacked" if "batch32_sets_per_s" in report else "") + "\n")
-        print("| prefix tokens | GFLOP | floor | in-process p50 / p99 | gRPC p50 / p99 | p50 / floor | prefix pass | "
-              "block pass | unpacked weights p50 |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| prefix tokens | GFLOP | floor | in-process p50 / p99 | gRPC p50 / p99 | gRPC transport / handler "
+              "beyond the engine | p50 / floor | prefix pass | block pass | unpacked weights p50 |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for r in report["rows"]:
             print(f"| {r['prefix_tokens']} | {r['gflop']} | {r['floor_ms']} ms | {r['in_process_p50_ms']} / "
-                  f"{r['in_process_p99_ms']} ms | {r['grpc_p50_ms']} / {r['grpc_p99_ms']} ms | {r['p50_over_floor']}x | "
+                  f"{r['in_process_p99_ms']} ms | {r['grpc_p50_ms']} / {r['grpc_p99_ms']} ms | "
+                  f"{r['grpc_transport_p50_ms']} / {r['grpc_handler_over_engine_p50_ms']} ms | {r['p50_over_floor']}x | "
                   f"{r['prefix_pass_ms']} ms | {r['block_pass_ms']} ms | "
                   f"{r['unpacked_p50_ms'] if r['unpacked_p50_ms'] is not None else '-'} ms |")
     return 0
