@@ -13,11 +13,14 @@ import torch.nn.functional as F
 
 def bf16_is_fast(device: torch.device | str) -> bool:
     """True on CUDA and on CPUs with AMX or AVX512-BF16, where bf16 matmuls run 5-10x faster
-    than fp32. Elsewhere (AVX2-only CPUs) bf16 is emulated and ~100x slower: stay in fp32."""
+    than fp32. Elsewhere (AVX2-only CPUs) bf16 is emulated and ~100x slower: stay in fp32. A
+    process held to AVX2 (ATEN_CPU_CAPABILITY=avx2) runs as an AVX2-only CPU would."""
     device = torch.device(device)
     if device.type == "cuda":
         return torch.cuda.is_bf16_supported()
     if device.type == "cpu":
+        if torch.backends.cpu.get_cpu_capability() in ("DEFAULT", "NO AVX", "AVX2"):
+            return False
         return torch.cpu._is_amx_tile_supported() or torch.cpu._is_avx512_bf16_supported()
     return False
 

@@ -1,6 +1,8 @@
 """The engine's precisions on a CPU: bf16 (weights cast once, each request at its own length)
 against the fp32 reference, and the bits of a request alone, in a batch and from the cache."""
 
+import os
+
 import pytest
 import torch
 
@@ -24,6 +26,17 @@ def test_auto_is_bf16_only_where_it_is_fast_and_batch_invariant():
     want = "bf16" if bf16_is_fast("cpu") and bf16_rows_are_batch_invariant() else "fp32"
     assert serving_precision("cpu", "auto") == want
     assert serving_precision("cpu", "fp32") == "fp32" and serving_precision("cpu", "bf16") == "bf16"
+
+
+def test_a_process_held_to_avx2_serves_as_an_avx2_only_cpu_would():
+    import subprocess
+    import sys
+
+    code = "from decider.engine.device import bf16_is_fast, serving_precision; " \
+           "print(bf16_is_fast('cpu'), serving_precision('cpu', 'auto'))"
+    env = {**os.environ, "ATEN_CPU_CAPABILITY": "avx2"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "fp32"]
 
 
 def test_bf16_engine_keeps_its_own_bf16_copy_of_the_weights(tiny):
