@@ -58,7 +58,7 @@ class ModelConfig(BaseModel):
                                 "dozen numbers differ by 1/64 and the model could not tell them apart")
     number_relative: int = Field(0, ge=0, description="with number_ranks: in the prefix pass, a number token also "
                                  "reads how the numbers it attends to compare with its own, through this many "
-                                 "frequencies of their code difference (relative_rank_terms); 0 = none")
+                                 "frequencies of their code difference (RelativeRanks); 0 = none")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -112,36 +112,54 @@ def rank_features(ranks: torch.Tensor, n: int, spread: bool = False) -> torch.Te
 
 @dataclass
 class RelativeRanks:
-    """What a prefix pass needs to tell each number token how the numbers it attends to compare
-    with it (`relative_rank_terms`): per token, sin/cos of its code at K frequencies."""
+    """How the numbers a number token attends to compare with its own (ModelConfig.number_relative).
 
-    sin: torch.Tensor        # (B, 1, L, K) sin(pi k r), 0 for other tokens
-    cos: torch.Tensor        # (B, 1, L, K) cos(pi k r), 0 for other tokens
-    is_number: torch.Tensor  # (B, 1, L, 1)
+    Every number of a prefix has a code r in 0..1 (`rank_place`). A number token i reads, per
+    head and for k = 1..K, the sums over keys j of a_ij sin(pi k (r_j - r_i)) and
+    a_ij cos(pi k (r_j - r_i)) (a_ij: that head's attention; other tokens have no code): a
+    Fourier series of "larger than me" / "smaller than me" / "equal to me" over what it
+    attends to. A set point that attends to its reading then knows which is larger without a
+    second hop. Only number tokens read it, so only their rows' attention is recomputed; the
+    sums come from sin(a - b) = sin a cos b - cos a sin b, rotated by the reader's own code."""
+
+    values: torch.Tensor  # (B, 1, L, 2K) sin | cos of every token's code, 0 for other tokens
+    rows: torch.Tensor    # (B, N) positions of the number tokens of each row (padded with 0)
+    own: torch.Tensor     # (B, 1, N, 2K) sin | cos of those tokens' codes
+    row_valid: torch.Tensor  # (B, 1, N, 1) 1 for a real number token, 0 for padding
 
     @staticmethod
-    def of(ranks: torch.Tensor, cfg: "ModelConfig") -> "RelativeRanks":
+    def of(ranks: torch.Tensor, cfg: "ModelConfig") -> "RelativeRanks | None":
+        """None when no row has a number."""
         is_number, r = rank_place(ranks, cfg.number_ranks, cfg.number_spread)
+        count = (ranks > 0).sum(1)
+        N = int(count.max()) if ranks.numel() else 0
+        if N == 0:
+            return None
         k = torch.arange(1, cfg.number_relative + 1, device=ranks.device, dtype=torch.float32) * math.pi
-        return RelativeRanks(torch.sin(r * k)[:, None], (torch.cos(r * k) * is_number)[:, None], is_number[:, None])
+        values = torch.cat([torch.sin(r * k), torch.cos(r * k)], -1) * is_number  # (B, L, 2K)
+        order = torch.argsort((ranks > 0).to(torch.int8), dim=1, descending=True, stable=True)[:, :N]  # (B, N)
+        row_valid = (torch.arange(N, device=ranks.device) < count[:, None]).float()
+        rows = order * row_valid.long()
+        own = values.gather(1, rows[..., None].expand(-1, -1, values.shape[-1]))
+        return RelativeRanks(values[:, None], rows, own[:, None], row_valid[:, None, :, None])
 
-    @property
-    def values(self) -> torch.Tensor:
-        """(B, 1, L, 2K): channels appended to every head's values."""
-        return torch.cat([self.sin, self.cos], -1)
-
-    def relative(self, read: torch.Tensor) -> torch.Tensor:
-        """read (B, H, L, 2K): the attention-weighted `values` each token read, i.e. sums of
-        a_ij sin(pi k r_j) and a_ij cos(pi k r_j). Rotated by the reader's own code they become
-        sums of a_ij sin(pi k (r_j - r_i)) and a_ij cos(pi k (r_j - r_i)): with k = 1..K these
-        are a Fourier series of "larger than me" / "smaller than me" / "equal to me" over the
-        numbers token i attends to. Zero for tokens that are not numbers. -> (B, L, H * 2K)."""
-        K = self.sin.shape[-1]
+    def read(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool -> (B, L, H * 2K), fp32,
+        zero on rows that are not numbers."""
+        B, H, L, D = q.shape
+        N = self.rows.shape[1]
+        q_rows = q.float().gather(2, self.rows[:, None, :, None].expand(B, H, N, D))
+        scores = q_rows @ k.float().transpose(-1, -2) / math.sqrt(D)  # (B, H, N, L)
+        allowed = mask.expand(B, 1, L, L).gather(2, self.rows[:, None, :, None].expand(B, 1, N, L)) \
+            if mask.shape[2] > 1 else mask
+        read = torch.softmax(scores.masked_fill(~allowed, float("-inf")), -1) @ self.values  # (B, H, N, 2K)
+        K = read.shape[-1] // 2
         s, c = read[..., :K], read[..., K:]
-        own_s, own_c = self.sin, torch.where(self.is_number > 0, self.cos, torch.ones_like(self.cos))
-        out = torch.cat([own_c * s - own_s * c, own_c * c + own_s * s], -1) * self.is_number  # (B, H, L, 2K)
-        B, H, L, _ = out.shape
-        return out.transpose(1, 2).reshape(B, L, -1)
+        own_s, own_c = self.own[..., :K], self.own[..., K:]
+        rel = torch.cat([own_c * s - own_s * c, own_c * c + own_s * s], -1) * self.row_valid  # (B, H, N, 2K)
+        out = torch.zeros(B, L, H * 2 * K, device=q.device, dtype=rel.dtype)
+        return out.scatter_add(1, self.rows[..., None].expand(B, N, H * 2 * K),
+                               rel.transpose(1, 2).reshape(B, N, H * 2 * K))
 
 
 @dataclass
@@ -221,16 +239,15 @@ class Layer(nn.Module):
         `relative`: the rank codes of the S tokens, for the number comparison term.
         Returns the new hidden states and this layer's own (k, v)."""
         q, k, v = (self._heads(t) for t in self._project(x))
-        use_relative = self.rank_out is not None and relative is not None
         with torch.autocast(x.device.type, enabled=False):
-            vv = v.float()
-            if use_relative:  # the codes ride along as extra value channels of every head
-                vv = torch.cat([vv, relative.values.expand(-1, vv.shape[1], -1, -1)], -1)
-            a = F.scaled_dot_product_attention(q.float(), k.float(), vv, attn_mask=mask)
-        B, H, S, _ = a.shape
-        D = self.head_dim
-        extra = self.rank_out(relative.relative(a[..., D:]).to(x.dtype)) if use_relative else None
-        return self._rest(x, a[..., :D].transpose(1, 2).reshape(B, S, H * D), extra), (k, v)
+            a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
+            extra = None
+            if self.rank_out is not None and relative is not None:
+                extra = relative.read(q, k, mask)
+        if extra is not None:
+            extra = self.rank_out(extra.to(x.dtype))
+        B, H, S, D = a.shape
+        return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D), extra), (k, v)
 
     def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None,
               lengths=None):
@@ -328,7 +345,7 @@ class BlockDiffusionModel(nn.Module):
     def _relative(self, numbers: torch.Tensor | None) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
             return None
-        return RelativeRanks.of(numbers, self.cfg)
+        return RelativeRanks.of(numbers, self.cfg)  # None when there is no number
 
     # -- embeddings
     def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None) -> torch.Tensor:

@@ -110,16 +110,28 @@ def test_the_comparison_term_reads_how_attended_numbers_compare_with_the_reader(
     from decider.engine.model import PRESETS, RelativeRanks
 
     cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 64, "number_spread": True, "number_relative": 4})
-    rel = RelativeRanks.of(torch.tensor([[0, 1, 3, 2]]), cfg)  # codes: -, 0, 1, 0.5
-    r = torch.tensor([0.0, 0.0, 1.0, 0.5])
-    k = torch.arange(1, 5) * torch.pi
-    for i, j in [(1, 2), (2, 1), (3, 1), (3, 3)]:  # token i attends only to token j
-        read = rel.values[:, :, j:j + 1].expand(1, 2, 4, 8).clone()  # two heads, every reader reads j
-        out = rel.relative(read).view(4, 2, 8)[i, 0]
-        assert torch.allclose(out[:4], torch.sin(k * (r[j] - r[i])), atol=1e-6)
-        assert torch.allclose(out[4:], torch.cos(k * (r[j] - r[i])), atol=1e-6)
-    read = rel.values[:, :, 2:3].expand(1, 2, 4, 8)
-    assert torch.equal(rel.relative(read).view(4, 2, 8)[0], torch.zeros(2, 8))  # not a number: no term
+    ranks = torch.tensor([[0, 1, 3, 0, 2, 0], [2, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0]])
+    valid = torch.tensor([[1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 0, 0], [1, 1, 1, 0, 0, 0]], dtype=torch.bool)
+    rel = RelativeRanks.of(ranks, cfg)
+    torch.manual_seed(0)
+    q, k = torch.randn(3, 2, 6, 8), torch.randn(3, 2, 6, 8)
+    got = rel.read(q, k, valid[:, None, None, :]).view(3, 6, 2, 8)
+    # the definition, token by token: sum_j a_ij sin / cos (pi f (r_j - r_i)) over the numbers j
+    a = torch.softmax((q @ k.transpose(-1, -2) / 8 ** 0.5).masked_fill(~valid[:, None, None, :], float("-inf")), -1)
+    f = torch.arange(1, 5) * torch.pi
+    for b in range(3):
+        r = torch.where(ranks[b] > 0, (ranks[b] - 1) / max(int(ranks[b].max()) - 1, 1), 0.0)
+        for i in range(6):
+            for h in range(2):
+                if ranks[b, i] == 0:
+                    assert torch.equal(got[b, i, h], torch.zeros(8))  # not a number: no term
+                    continue
+                nums = ranks[b] > 0
+                d = (r[nums] - r[i])[:, None] * f  # (numbers, 4)
+                want_s = (a[b, h, i, nums][:, None] * torch.sin(d)).sum(0)
+                want_c = (a[b, h, i, nums][:, None] * torch.cos(d)).sum(0)
+                assert torch.allclose(got[b, i, h], torch.cat([want_s, want_c]), atol=1e-5)
+    assert RelativeRanks.of(torch.zeros(2, 5, dtype=torch.long), cfg) is None  # no number: nothing to read
 
 
 def test_the_comparison_term_starts_at_zero_and_keeps_the_two_passes_exact(tiny, tmp_path):
