@@ -342,6 +342,15 @@ class BlockDiffusionModel(nn.Module):
                                        dtype=w.dtype)
             nn.init.zeros_(layer.rank_out.weight)
 
+    def keep_layers(self, keep: list[int]) -> None:
+        """Keep only these layers, in this order (a smaller student that starts from its
+        teacher's own layers); everything else (embeddings, head) stays."""
+        if not keep or len(set(keep)) != len(keep) or not all(0 <= i < len(self.layers) for i in keep):
+            raise ValueError(f"keep_layers must name distinct layers of 0..{len(self.layers) - 1}, got {keep}")
+        self.layers = nn.ModuleList(self.layers[i] for i in keep)
+        self.layers[-1].rank_out = None  # the last layer's prefix outputs feed nothing
+        self.cfg = self.cfg.model_copy(update={"n_layers": len(keep)})
+
     def _relative(self, numbers: torch.Tensor | None) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
             return None

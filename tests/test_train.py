@@ -143,3 +143,38 @@ def test_a_fine_tune_can_start_past_the_sets_earlier_runs_drew():
     assert set_at(first, [], 7).context == make_set(spec, 7).context
     assert set_at(later, [], 7).context == make_set(spec, 5_007).context
     assert {set_at(first, [], i).context for i in range(20)}.isdisjoint(set_at(later, [], i).context for i in range(20))
+
+
+def test_a_smaller_student_learns_its_teachers_answers(tiny, tmp_path):
+    """keep_layers cuts the init checkpoint to a student of its own layers; with a teacher and
+    distill_weight 1 the student's answer distributions move toward the teacher's."""
+    from decider.engine.checkpoint import save_checkpoint
+
+    with torch.no_grad():  # a teacher with opinions: far from uniform answers
+        tiny.model.head_out.weight.normal_(std=2.0)
+    teacher = save_checkpoint(tiny, tmp_path / "teacher")
+    with torch.no_grad():  # the student's own head disagrees with the teacher's
+        torch.manual_seed(1)
+        tiny.model.head_out.weight.normal_(std=2.0)
+    init = save_checkpoint(tiny, tmp_path / "init")
+    mix = {"v1": 0.5, "readings": 0.5}
+    cfg = TrainConfig(out=tmp_path / "edge", init=str(init), name="decider-edge", keep_layers=[1],
+                      teacher=str(teacher), distill_weight=1.0, lr=3e-3, batch_size=8, warmup_steps=1,
+                      save_every=100, block_samples=1, stages=[Stage(max_links=1, examples=240, max_questions=4, mix=mix)])
+    teacher_model = load_checkpoint(teacher).model.eval()
+    student = load_checkpoint(init).model
+    student.keep_layers([1])
+    tb = next(batches(cfg.model_copy(update={"corpus_start": 10_000}), tiny.tokenizer, tiny.model.cfg.n_answers))
+
+    def kl(model):
+        with torch.no_grad():
+            return batch_loss(model.eval(), tb, False, teacher_model, 1.0)[0].item()
+
+    before = kl(student)
+    logs = []
+    ckpt = train(cfg, progress=False, log=logs.append)
+    assert any("kept layers [1]" in m for m in logs) and any("distilling" in m for m in logs)
+    loaded = load_checkpoint(tmp_path / "edge")
+    assert loaded.name == "decider-edge" and loaded.model.cfg.n_layers == 1 and len(loaded.model.layers) == 1
+    after = kl(ckpt.model)
+    assert after < 0.5 * before

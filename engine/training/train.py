@@ -73,6 +73,14 @@ class TrainConfig(BaseModel):
                               "of a prefix (engine/numbers.py), this many ranks; 0 = keep the model as it is")
     number_spread: bool = Field(False, description="with number_ranks: codes spread over each request's numbers "
                                 "(ModelConfig.number_spread); a model with the other code gets a fresh projection")
+    name: str = Field("decider-small", description="name of the checkpoint this run writes (fine-tuning runs)")
+    keep_layers: list[int] | None = Field(None, description="fine-tuning: keep only these layers of the init "
+                                          "checkpoint (a smaller, faster student, e.g. [0, 2, 4])")
+    teacher: str | None = Field(None, description="a checkpoint folder whose answer distributions the model also "
+                                "learns (distillation): the same prefix and reveal pattern, no gradient")
+    distill_weight: float = Field(0.5, ge=0, le=1, description="with a teacher: the share of the loss that is "
+                                  "KL(teacher || model) over each masked slot's allowed answers; the rest is the "
+                                  "labels' cross-entropy")
     number_relative: int = Field(0, ge=0, description="give a model without it the number comparison term in "
                                  "attention (ModelConfig.number_relative), this many frequencies; 0 = keep")
     number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection and the comparison term "
@@ -242,20 +250,32 @@ def _as_is(batch):
     return batch
 
 
-def batch_loss(model, tb: TrainBatch, bf16: bool):
+def _logits(model, batch, answers, rows, bf16: bool) -> torch.Tensor:
+    """(K * B, S, C) answer logits, disallowed classes at -1e4; every reveal pattern shares one
+    prefix pass."""
+    with autocast_for(answers.device, bf16):
+        prefix = batch.prefix_forward(model).select(rows)
+        logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix,
+                                     batch.answer_vectors(model)[rows])
+    return logits.masked_fill(~batch.allowed[rows], -1e4)
+
+
+def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0):
     """Masked-diffusion cross-entropy over masked slots, all reveal patterns sharing one prefix
-    pass. Returns (loss, correct, masked), the last two for the first pattern, on the CPU."""
+    pass; with a teacher, mixed with KL(teacher || model) on the same slots. Returns (loss,
+    correct, masked), the last two for the first pattern, on the CPU."""
     batch = tb.batch
     K, B, S = tb.labels.shape
     labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
     answers = torch.where(masked, model.mask_token, labels)
     rows = torch.arange(B, device=labels.device).repeat(K)
-    with autocast_for(labels.device, bf16):
-        prefix = batch.prefix_forward(model).select(rows)
-        logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix,
-                                     batch.answer_vectors(model)[rows])  # (K * B, S, C)
-    logits = logits.masked_fill(~batch.allowed[rows], -1e4)
+    logits = _logits(model, batch, answers, rows, bf16)
     loss = F.cross_entropy(logits[masked], labels[masked])
+    if teacher is not None and distill_weight > 0:
+        with torch.no_grad():
+            target = F.log_softmax(_logits(teacher, batch, answers, rows, bf16)[masked].float(), -1)
+        kl = F.kl_div(F.log_softmax(logits[masked].float(), -1), target, log_target=True, reduction="batchmean")
+        loss = (1 - distill_weight) * loss + distill_weight * kl
     correct = (logits.argmax(-1) == labels) & masked
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
@@ -311,9 +331,12 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt = random_init(PRESETS[cfg.preset], pretrained_encoder_dir() / "tokenizer.json", cfg.seed)
     else:  # fine-tune a checkpoint: its own training runs become this one's history
         ckpt = load_checkpoint(cfg.init)
-        ckpt.name, ckpt.version = "decider-small", cfg.version
+        ckpt.name, ckpt.version = cfg.name, cfg.version
         earlier = ckpt.meta.pop("trained", None)
         ckpt.meta["history"] = ckpt.meta.get("history", []) + ([earlier] if earlier else [])
+        if cfg.keep_layers:
+            ckpt.model.keep_layers(cfg.keep_layers)
+            log(f"kept layers {cfg.keep_layers} of {cfg.init}")
     mcfg = ckpt.model.cfg
     if cfg.number_ranks and (mcfg.number_ranks, mcfg.number_spread) != (cfg.number_ranks, cfg.number_spread):
         ckpt.model.add_number_ranks(cfg.number_ranks, cfg.number_spread)
@@ -323,6 +346,10 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.model.add_number_relative(cfg.number_relative)
         log(f"number comparison term ({cfg.number_relative} frequencies) starts from zero in every layer")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
+    teacher = None
+    if cfg.teacher:
+        teacher = load_checkpoint(cfg.teacher).model.float().to(resolve_device(cfg.device)).eval().requires_grad_(False)
+        log(f"distilling {cfg.teacher} ({teacher.cfg.n_layers} layers) at weight {cfg.distill_weight}")
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
     fresh = lambda n: n.startswith("number_proj.") or ".rank_out." in n  # noqa: E731
@@ -348,7 +375,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         elapsed = time.time() - started
         for g in opt.param_groups:
             g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed) * g.get("lr_scale", 1.0)
-        loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16)
+        loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16, teacher, cfg.distill_weight)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(list(params), 1.0)
