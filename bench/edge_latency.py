@@ -2,6 +2,7 @@
 box asking one decision at a time gets.
 
     python bench/edge_latency.py [--calls 60] [--json docs/eval/edge_latency.json] [--markdown]
+                                 [--checkpoint DIR]  (default: the shipped decider-small)
 
 For 8-question test-split sets with prefixes of about 100 and about 240 tokens (prefix cache
 off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.decide([r])`,
@@ -102,8 +103,9 @@ def main() -> int:
     p.add_argument("--calls", type=int, default=60)
     p.add_argument("--json", type=Path)
     p.add_argument("--markdown", action="store_true")
+    p.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
     args = p.parse_args()
-    engine = build_engine(prefix_cache_bytes=0, max_running=32)
+    engine = build_engine(args.checkpoint, prefix_cache_bytes=0, max_running=32)
     plain = build_engine(engine.ckpt, precision=engine.precision, prefix_cache_bytes=0, packed_weights=False,
                          max_running=32)
     model, tok = engine.model, engine.tok
@@ -113,12 +115,14 @@ def main() -> int:
     bandwidth = read_bandwidth()
     weights = block_weight_bytes(plain.model)  # packed weights are opaque to numel()
     report = {"cpu": cpu(), "torch": torch.__version__, "precision": engine.precision,
+              "model": f"{engine.ckpt.name} {engine.ckpt.version} ({model.cfg.n_layers} layers)",
               "packed_layers": engine.packed_layers,
               "matmul_gflops": {k: round(v, 1) for k, v in rates.items()}, "read_gbs": round(bandwidth, 1),
               "block_weight_mb": round(weights / 1e6, 1),
               "block_pass_floor_ms": round(weights / bandwidth / 1e6, 2), "rows": []}
     groups = {n: sets_near(n, tok) for n in (100, 240)}
-    with serving() as (target, _), DeciderClient(target, timeout=30) as client:
+    flags = ("--checkpoint", args.checkpoint) if args.checkpoint else ()
+    with serving(*flags) as (target, _), DeciderClient(target, timeout=30) as client:
         for tokens, sets in groups.items():
             requests = [as_request(s.context, s.questions) for s in sets]
             wire = [pb_from_json(to_record(s)) for s in sets]
@@ -179,7 +183,7 @@ def main() -> int:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     if args.markdown:
         print(f"\nCPU: {report['cpu']['model']} ({', '.join(report['cpu']['flags'])}), {report['cpu']['cores']} threads; "
-              f"engine precision {report['precision']}, {report['packed_layers']} packed layers; best 2048^3 matmul "
+              f"{report['model']}; engine precision {report['precision']}, {report['packed_layers']} packed layers; best 2048^3 matmul "
               + ", ".join(f"{k} {v} GFLOP/s" for k, v in report["matmul_gflops"].items())
               + f"; memory read {report['read_gbs']} GB/s, so a block pass that reads "
               f"{report['block_weight_mb']} MB of weights takes at least {report['block_pass_floor_ms']} ms"
