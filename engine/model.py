@@ -217,9 +217,9 @@ class Layer(nn.Module):
         self.ffn_out = nn.Linear(cfg.ffn_dim, cfg.dim)
         self.ffn_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.qkv: nn.Module | None = None  # query, key and value in one call where fused (engine/packed.py)
-        # how the numbers a number token attends to compare with it, into the residual (RelativeRanks)
-        self.rank_out = nn.Linear(cfg.n_heads * 2 * cfg.number_relative, cfg.dim, bias=False) \
-            if cfg.number_relative else None
+        # how the numbers a number token attends to compare with it, into the residual (RelativeRanks;
+        # BlockDiffusionModel._add_rank_outs)
+        self.rank_out: nn.Linear | None = None
 
     def _project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(query, key, value) of x (B, S, dim), each (B, S, dim)."""
@@ -290,7 +290,8 @@ class BlockDiffusionModel(nn.Module):
             self.number_proj = nn.Linear(RANK_FEATURES, cfg.dim, bias=False)
         self.embed_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.layers = nn.ModuleList(Layer(cfg) for _ in range(cfg.n_layers))
-        self.layers[-1].rank_out = None  # the last layer's prefix outputs feed nothing
+        if cfg.number_relative:
+            self._add_rank_outs()
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
@@ -336,10 +337,15 @@ class BlockDiffusionModel(nn.Module):
         if self.cfg.number_relative == k:
             raise ValueError(f"the model has the number comparison term already ({k} frequencies)")
         self.cfg = self.cfg.model_copy(update={"number_relative": k})
+        self._add_rank_outs()
+
+    def _add_rank_outs(self) -> None:
+        """The comparison term's projection into the residual, zeros, in every layer but the last
+        (whose prefix outputs feed nothing)."""
         w = self.word_embeddings.weight
-        for layer in self.layers[:-1]:  # the last layer's prefix outputs feed nothing
-            layer.rank_out = nn.Linear(self.cfg.n_heads * 2 * k, self.cfg.dim, bias=False, device=w.device,
-                                       dtype=w.dtype)
+        for layer in self.layers[:-1]:
+            layer.rank_out = nn.Linear(self.cfg.n_heads * 2 * self.cfg.number_relative, self.cfg.dim, bias=False,
+                                       device=w.device, dtype=w.dtype)
             nn.init.zeros_(layer.rank_out.weight)
 
     def keep_layers(self, keep: list[int]) -> None:
