@@ -157,7 +157,7 @@ class EngineCore:
                 slot.domain = dom
         enc = self.tok.encode(request.context, questions, truncate=request.options.truncate)
         state = RequestState(rid, request, enc, constraints, slots, arrival or time.perf_counter(),
-                             key=prefix_key(enc.prefix_ids, enc.segments, enc.numbers))
+                             key=prefix_key(enc.prefix_ids, enc.segments, enc.numbers, enc.links))
         self.waiting.append(state)
         self.by_id[rid] = state
         return rid
@@ -252,7 +252,8 @@ class EngineCore:
                 for b in misses:
                     n = len(states[b].enc.prefix_ids)
                     states[b].prefix = self.model.prefix_forward(batch.ids[b:b + 1, :n], batch.valid[b:b + 1, :n],
-                                                                 batch.segments[b:b + 1, :n], batch.numbers[b:b + 1, :n])
+                                                                 batch.segments[b:b + 1, :n], batch.numbers[b:b + 1, :n],
+                                                                 batch.links[b:b + 1, :n])
                 prefix = _stack([s.prefix for s in states], batch.valid)
                 prefix.exact = True
             elif len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
@@ -261,7 +262,7 @@ class EngineCore:
                 if misses:
                     rows = torch.tensor(misses, device=self.device)
                     fresh = self.model.prefix_forward(batch.ids[rows], batch.valid[rows], batch.segments[rows],
-                                                      batch.numbers[rows])
+                                                      batch.numbers[rows], batch.links[rows])
                     for j, b in enumerate(misses):
                         states[b].prefix = _row(fresh, j, len(states[b].enc.prefix_ids))
                 prefix = _stack([s.prefix for s in states], batch.valid)

@@ -31,6 +31,7 @@ class Batch:
     option_ids: torch.Tensor  # (B, S, K, T) token ids of each option (K = C - 2)
     option_len: torch.Tensor  # (B, S, K)
     numbers: torch.Tensor     # (B, L) rank of each prefix token's number (0 = none)
+    links: torch.Tensor       # (B, L) int64 bit mask of the names of each prefix token's sentence
 
     @staticmethod
     def collate(requests: list[EncodedRequest], pad_id: int, n_classes: int,
@@ -42,6 +43,7 @@ class Batch:
         valid = torch.zeros(B, L, dtype=torch.bool)
         segments = torch.zeros(B, L, dtype=torch.long)
         numbers = torch.zeros(B, L, dtype=torch.long)
+        links = torch.zeros(B, L, dtype=torch.long)
         positions = torch.zeros(B, S, dtype=torch.long)
         slot_valid = torch.zeros(B, S, dtype=torch.bool)
         allowed = torch.zeros(B, S, n_classes, dtype=torch.bool)
@@ -60,11 +62,14 @@ class Batch:
             segments[b, :n] = torch.tensor(r.segments)
             if r.numbers:
                 numbers[b, :n] = torch.tensor(r.numbers)
+            if r.links:
+                links[b, :n] = torch.tensor(r.links)
             positions[b, : r.n_slots] = torch.tensor(r.slot_positions)
             slot_valid[b, : r.n_slots] = True
             for s, classes in enumerate(r.allowed):
                 allowed[b, s, classes] = True
-        return Batch(ids, valid, segments, positions, slot_valid, allowed, option_ids, option_len, numbers).to(device)
+        return Batch(ids, valid, segments, positions, slot_valid, allowed, option_ids, option_len, numbers,
+                     links).to(device)
 
     def to(self, device: torch.device | str) -> "Batch":
         return Batch(*(getattr(self, f.name).to(device, non_blocking=True) for f in fields(self)))
@@ -73,7 +78,7 @@ class Batch:
         return model.answer_vectors(self.option_ids, self.option_len)
 
     def prefix_forward(self, model: BlockDiffusionModel) -> PrefixKV:
-        return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers)
+        return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers, self.links)
 
 
 def answer_probs(logits: torch.Tensor, allowed: torch.Tensor, temperature: float) -> torch.Tensor:

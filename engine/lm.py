@@ -221,7 +221,7 @@ class LMBlockDiffusion(nn.Module):
         return self.class_tokens.expand(B, S, -1)
 
     # -- the two passes
-    def prefix_forward(self, ids, valid, segments=None, numbers=None) -> PrefixKV:
+    def prefix_forward(self, ids, valid, segments=None, numbers=None, links=None) -> PrefixKV:
         """ids, valid (B, L), right-padded. Causal (or, for LLaDA, bidirectional within the prefix)."""
         B, L = ids.shape
         x = self.model.embed_tokens(ids)

@@ -59,6 +59,9 @@ class ModelConfig(BaseModel):
     number_relative: int = Field(0, ge=0, description="with number_ranks: in the prefix pass, a number token also "
                                  "reads how the numbers it attends to compare with its own, through this many "
                                  "frequencies of their code difference (RelativeRanks); 0 = none")
+    name_links: bool = Field(False, description="in the prefix pass, attention between tokens whose sentences "
+                             "share a name gets a learned per-head bias (engine/names.py): a number finds its "
+                             "instrument's other numbers, a question the sentences about its names, in one hop")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -144,15 +147,16 @@ class RelativeRanks:
         return RelativeRanks(values[:, None], rows, own[:, None], row_valid[:, None, :, None])
 
     def read(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool -> (B, L, H * 2K), fp32,
-        zero on rows that are not numbers."""
+        """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool or (B, H, L, L) additive
+        -> (B, L, H * 2K), fp32, zero on rows that are not numbers."""
         B, H, L, D = q.shape
         N = self.rows.shape[1]
         q_rows = q.float().gather(2, self.rows[:, None, :, None].expand(B, H, N, D))
         scores = q_rows @ k.float().transpose(-1, -2) / math.sqrt(D)  # (B, H, N, L)
-        allowed = mask.expand(B, 1, L, L).gather(2, self.rows[:, None, :, None].expand(B, 1, N, L)) \
-            if mask.shape[2] > 1 else mask
-        read = torch.softmax(scores.masked_fill(~allowed, float("-inf")), -1) @ self.values  # (B, H, N, 2K)
+        if mask.shape[2] > 1:
+            mask = mask.gather(2, self.rows[:, None, :, None].expand(B, mask.shape[1], N, L))
+        scores = scores.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else scores + mask
+        read = torch.softmax(scores, -1) @ self.values  # (B, H, N, 2K)
         K = read.shape[-1] // 2
         s, c = read[..., :K], read[..., K:]
         own_s, own_c = self.own[..., :K], self.own[..., K:]
@@ -220,6 +224,9 @@ class Layer(nn.Module):
         # how the numbers a number token attends to compare with it, into the residual (RelativeRanks;
         # BlockDiffusionModel._add_rank_outs)
         self.rank_out: nn.Linear | None = None
+        # per head: added to the attention scores of prefix tokens whose sentences share a name
+        # (ModelConfig.name_links; BlockDiffusionModel._add_link_biases)
+        self.link_bias: nn.Parameter | None = None
 
     def _project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(query, key, value) of x (B, S, dim), each (B, S, dim)."""
@@ -234,11 +241,15 @@ class Layer(nn.Module):
     def kv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._heads(self.key(x)), self._heads(self.value(x))
 
-    def forward(self, x, mask, relative: RelativeRanks | None = None):
+    def forward(self, x, mask, relative: RelativeRanks | None = None, linked: torch.Tensor | None = None):
         """Self-attention over x (B, S, dim); mask (B, 1, 1 or S, S) bool, True = may attend.
-        `relative`: the rank codes of the S tokens, for the number comparison term.
+        `relative`: the rank codes of the S tokens, for the number comparison term. `linked`
+        (B, 1, S, S) bool: pairs whose sentences share a name, biased by `link_bias`.
         Returns the new hidden states and this layer's own (k, v)."""
         q, k, v = (self._heads(t) for t in self._project(x))
+        if linked is not None and self.link_bias is not None:  # additive mask (B, H, S, S)
+            bias = linked * self.link_bias.float()[:, None, None]
+            mask = bias.masked_fill(~mask, float("-inf"))
         with torch.autocast(x.device.type, enabled=False):
             a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
             extra = None
@@ -292,6 +303,8 @@ class BlockDiffusionModel(nn.Module):
         self.layers = nn.ModuleList(Layer(cfg) for _ in range(cfg.n_layers))
         if cfg.number_relative:
             self._add_rank_outs()
+        if cfg.name_links:
+            self._add_link_biases()
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
@@ -316,6 +329,8 @@ class BlockDiffusionModel(nn.Module):
         for layer in self.layers:
             if layer.rank_out is not None:
                 nn.init.zeros_(layer.rank_out.weight)
+            if layer.link_bias is not None:
+                nn.init.zeros_(layer.link_bias)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
@@ -348,14 +363,34 @@ class BlockDiffusionModel(nn.Module):
                                        device=w.device, dtype=w.dtype)
             nn.init.zeros_(layer.rank_out.weight)
 
+    def add_name_links(self) -> None:
+        """Give every layer the name-link attention bias (ModelConfig.name_links) at zero: the
+        model starts as it was without it."""
+        if self.cfg.name_links:
+            raise ValueError("the model has name links already")
+        self.cfg = self.cfg.model_copy(update={"name_links": True})
+        self._add_link_biases()
+
+    def _add_link_biases(self) -> None:
+        """Zeros, in every layer but the last (whose prefix outputs feed nothing)."""
+        w = self.word_embeddings.weight
+        for layer in self.layers[:-1]:
+            layer.link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
+
     def keep_layers(self, keep: list[int]) -> None:
         """Keep only these layers, in this order (a smaller student that starts from its
         teacher's own layers); everything else (embeddings, head) stays."""
         if not keep or len(set(keep)) != len(keep) or not all(0 <= i < len(self.layers) for i in keep):
             raise ValueError(f"keep_layers must name distinct layers of 0..{len(self.layers) - 1}, got {keep}")
         self.layers = nn.ModuleList(self.layers[i] for i in keep)
-        self.layers[-1].rank_out = None  # the last layer's prefix outputs feed nothing
+        self.layers[-1].rank_out = self.layers[-1].link_bias = None  # the last layer's prefix outputs feed nothing
         self.cfg = self.cfg.model_copy(update={"n_layers": len(keep)})
+
+    def _linked(self, links: torch.Tensor | None) -> torch.Tensor | None:
+        """(B, L) name masks -> (B, 1, L, L) bool: the two tokens' sentences share a name."""
+        if not self.cfg.name_links or links is None:
+            return None
+        return ((links[:, :, None] & links[:, None, :]) != 0)[:, None]
 
     def _relative(self, numbers: torch.Tensor | None) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
@@ -399,15 +434,17 @@ class BlockDiffusionModel(nn.Module):
 
     # -- the two passes
     def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
-                       numbers: torch.Tensor | None = None) -> PrefixKV:
-        """ids, valid, segments, numbers (rank of each token's number, 0 = none): (B, L).
-        Returns the K/V of every layer for the prefix."""
+                       numbers: torch.Tensor | None = None, links: torch.Tensor | None = None) -> PrefixKV:
+        """ids, valid, segments, numbers (rank of each token's number, 0 = none), links (names of
+        each token's sentence, a bit mask): (B, L). Returns the K/V of every layer for the prefix."""
         x = self._embed_prefix(ids, segments, numbers)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
-        relative = self._relative(numbers)
+        if self.cfg.name_links and links is not None:
+            mask = mask.expand(-1, -1, ids.shape[1], -1)  # (B, 1, L, L): the link bias is per pair
+        relative, linked = self._relative(numbers), self._linked(links)
         ks, vs = [], []
         for layer in self.layers[:-1]:
-            x, (k, v) = layer(x, mask, relative)
+            x, (k, v) = layer(x, mask, relative, linked)
             ks.append(k)
             vs.append(v)
         k, v = self.layers[-1].kv(x)  # the last layer's prefix outputs feed nothing
@@ -430,7 +467,8 @@ class BlockDiffusionModel(nn.Module):
                 x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid, lengths=lengths)
         return self._head(x, choices)
 
-    def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices, numbers=None) -> torch.Tensor:
+    def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices, numbers=None,
+                     links=None) -> torch.Tensor:
         """One pass over prefix + block with the block-diffusion mask. Same result as
         prefix_forward + block_forward; kept as the reference the tests compare with."""
         L, S = ids.shape[1], answers.shape[1]
@@ -441,8 +479,9 @@ class BlockDiffusionModel(nn.Module):
         sees_block[:, :L] = True  # prefix rows: prefix columns only; block rows: all
         mask = sees_block[None, None] & keys[:, None, None, :]  # (B, 1, L + S, L + S)
         relative = self._relative(None if numbers is None else F.pad(numbers, (0, S)))  # slots are no numbers
+        linked = self._linked(None if links is None else F.pad(links, (0, S)))  # nor sentences
         for layer in self.layers:
-            x, _ = layer(x, mask, relative)
+            x, _ = layer(x, mask, relative, linked)
         return self._head(x[:, L:], choices)
 
 

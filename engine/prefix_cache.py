@@ -1,7 +1,7 @@
 """An LRU of prefix K/V bounded by bytes: a request whose prefix tokens match a cached
 prefix skips the prefix pass.
 
-The key is a hash of the prefix token ids, their question segments and number ranks (the K/V
+The key is a hash of the prefix token ids, their question segments, number ranks and name links (the K/V
 of a bidirectional prefix depends on all of it, questions included). Entries are tensors that
 nobody writes to, so evicting one only drops the cache's reference: a running request
 that holds the same tensors keeps them.
@@ -16,10 +16,11 @@ from collections import OrderedDict
 from decider.engine.model import PrefixKV
 
 
-def prefix_key(prefix_ids: list[int], segments: list[int], numbers: list[int] = ()) -> bytes:
+def prefix_key(prefix_ids: list[int], segments: list[int], numbers: list[int] = (), links: list[int] = ()) -> bytes:
     h = hashlib.blake2b(array("i", prefix_ids).tobytes(), digest_size=16)
     h.update(array("i", segments).tobytes())
     h.update(array("i", numbers).tobytes())
+    h.update(array("q", links).tobytes())
     return h.digest()
 
 

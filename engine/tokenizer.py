@@ -8,7 +8,8 @@ after the last token of its question.
 Answer classes are shared by all questions: 0 = yes, 1 = no, 2 + k = option k. The
 model scores an option by its content (the words of the option), so each request also
 carries the token ids of every option. Every prefix token that is part of a number carries
-the number's rank among the request's numbers (engine/numbers.py), 0 elsewhere.
+the number's rank among the request's numbers (engine/numbers.py), 0 elsewhere, and every
+prefix token the bit mask of the names its sentence mentions (engine/names.py).
 This module knows nothing of the model or of torch.
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
+from decider.engine.names import token_links
 from decider.engine.numbers import token_ranks
 from decider.engine.request import MAX_OPTIONS, MAX_QUESTIONS, DecisionInputError, Question, answer_classes
 
@@ -35,6 +37,7 @@ class EncodedRequest:
     allowed: list[list[int]]   # answer classes per slot
     option_ids: list[list[list[int]]] = field(default_factory=list)  # per slot, per option: token ids
     numbers: list[int] = field(default_factory=list)  # per prefix token: rank of its number (0 = none)
+    links: list[int] = field(default_factory=list)    # per prefix token: names of its sentence, a bit mask
 
     @property
     def n_slots(self) -> int:
@@ -76,18 +79,22 @@ class DecisionTokenizer:
         for context, questions in requests:
             n_texts = 1 + sum(1 + len(q.options) for q in questions)
             mine = encodings[first:first + n_texts]
-            ranks = iter(token_ranks(texts[first:first + n_texts], [e.offsets for e in mine], RANK_CAP))
+            offsets = [e.offsets for e in mine]
+            ranks = iter(token_ranks(texts[first:first + n_texts], offsets, RANK_CAP))
+            links = iter(token_links(texts[first:first + n_texts], offsets))
             first += n_texts
-            ctx, ctx_ranks = next(pieces).ids, next(ranks)
-            qs, q_ranks, options = [], [], []
+            ctx, ctx_ranks, ctx_links = next(pieces).ids, next(ranks), next(links)
+            qs, q_ranks, q_links, options = [], [], [], []
             for q in questions:
-                ids, nums = list(next(pieces).ids), list(next(ranks))
+                ids, nums, names = list(next(pieces).ids), list(next(ranks)), list(next(links))
                 opts = [next(pieces).ids for _ in q.options]
                 for k, o in enumerate(opts):  # "... (a) manual (b) automatic"
                     ids += self.labels[k] + o
                     nums += [0] * len(self.labels[k]) + next(ranks)
+                    names += [0] * len(self.labels[k]) + next(links)
                 qs.append(ids)
                 q_ranks.append(nums)
+                q_links.append(names)
                 options.append(opts)
             q_len = sum(len(q) + 1 for q in qs) + 1
             budget = self.max_length - 2 - q_len
@@ -101,20 +108,23 @@ class DecisionTokenizer:
                         f"context is {len(ctx)} tokens but the model's window leaves room for "
                         f"{max(budget, 0)} (window {self.max_length}, questions take {q_len}); "
                         "shorten the context or ask for truncation", field="context")
-                ctx, ctx_ranks = ctx[:budget], ctx_ranks[:budget]
+                ctx, ctx_ranks, ctx_links = ctx[:budget], ctx_ranks[:budget], ctx_links[:budget]
             ids = [self.cls, *ctx, self.sep]
             numbers = [0, *ctx_ranks, 0]
+            names = [0, *ctx_links, 0]
             segments = [0] * len(ids)
             positions = []
-            for i, (q, nums) in enumerate(zip(qs, q_ranks)):
+            for i, (q, nums, q_names) in enumerate(zip(qs, q_ranks, q_links)):
                 ids.append(self.markers[i])
                 ids.extend(q)
                 numbers += [0, *nums]
+                names += [0, *q_names]
                 segments.extend([i + 1] * (len(q) + 1))
                 positions.append(len(ids))  # the position right after the question
             ids.append(self.sep)
             numbers.append(0)
+            names.append(0)
             segments.append(0)
             out.append(EncodedRequest(ids, segments, positions, [answer_classes(q) for q in questions], options,
-                                      numbers))
+                                      numbers, names))
         return out

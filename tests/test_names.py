@@ -1,0 +1,104 @@
+"""Name links: which words are names, the sentences that share them, the tokens that carry
+them, and the model's link bias (zeros when added, exact across the two passes)."""
+
+import torch
+
+from decider.engine.checkpoint import load_checkpoint, save_checkpoint
+from decider.engine.decode import Batch
+from decider.engine.names import names_of, sentence_spans, token_links
+from decider.engine.prefix_cache import prefix_key
+from decider.engine.request import Question
+
+
+def test_names_are_tags_and_capitalised_words_not_sentence_openings():
+    text = ("TT-421 reads 130.2 °C. The 3rd pump P-7B feeds tank HX-3; Northwind Ltd (the Supplier) pays.\n"
+            "Discharge pressure is high. If a pump stops, Line 4 goes to MANUAL.")
+    assert names_of([text]) == {"tt-421", "p-7b", "hx-3", "ltd", "supplier", "line", "manual"}
+    assert "bob" not in names_of(["Bob is big."])  # a sentence's first word may be any word
+    assert "bob" in names_of(["Bob is big.", "Is Bob red?"])  # ... unless it is a name elsewhere
+
+
+def test_sentences_end_at_stops_and_line_breaks_not_at_decimals():
+    text = "TT-1 reads 131.5 °C. Trip at 128; alarm at 125!\nClause 9.2 applies"
+    assert [text[s:e] for s, e in sentence_spans(text)] == [
+        "TT-1 reads 131.5 °C.", "Trip at 128;", "alarm at 125!", "Clause 9.2 applies"]
+
+
+def test_tokens_carry_the_names_of_their_sentence_in_every_text_of_a_request():
+    texts = ["TT-1 reads 131 °C. TT-2 reads 99 °C. The trip for TT-1 is 128 °C. Nothing here.", "Is TT-1 tripped?"]
+    offsets = [[(m, m + 1) for m in range(len(t))] for t in texts]  # one token per character
+    links = token_links(texts, offsets)
+    context, question = links
+    first, second, third, fourth = (context[texts[0].index(s)] for s in ("TT-1 r", "TT-2", "The trip", "Nothing"))
+    assert first == third == question[texts[1].index("TT-1")] != 0
+    assert second != 0 and second & first == 0 and fourth == 0
+
+
+def test_the_tokenizer_gives_every_prefix_token_its_links(tiny):
+    tok = tiny.tokenizer
+    enc = tok.encode("TT-1 reads 131 °C. TT-2 reads 99 °C.", [Question("q", "Is TT-2 hot?", "boolean"),
+                                                             Question("m", "Mode?", "categorical", ["AUTO", "MANUAL"])])
+    assert len(enc.links) == len(enc.prefix_ids)
+    words = [tok.tok.id_to_token(i) for i in enc.prefix_ids]
+    by_word = {}
+    for w, link in zip(words, enc.links):
+        by_word.setdefault(w, set()).add(link)
+    assert by_word["[CLS]"] == by_word["[SEP]"] == {0}
+    assert len(by_word["reads"]) == 2 and 0 not in by_word["reads"]  # two sentences, two tags
+    q2 = enc.links[words.index("hot")]
+    assert q2 in by_word["reads"]
+    assert prefix_key([1, 2], [0, 0], [0, 0], [1, 2]) != prefix_key([1, 2], [0, 0], [0, 0], [1, 1])
+
+
+def test_the_link_bias_starts_at_zero_keeps_the_two_passes_exact_and_saves(tiny, tmp_path):
+    tok = tiny.tokenizer
+    enc = tok.encode("TT-1 reads 131.5 °C. TT-2 reads 7 °C. The trip for TT-1 is set at 128 °C.",
+                     [Question("q1", "Is TT-1 above its trip?", "boolean"), Question("q2", "Tripped?", "boolean")])
+    b = Batch.collate([enc], tok.pad, tiny.model.cfg.n_answers)
+    model = tiny.model
+    answers = torch.full_like(b.positions, model.mask_token)
+    with torch.no_grad():
+        before = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model), b.answer_vectors(model))
+        k_before = b.prefix_forward(model).k[1]
+        model.add_name_links()
+        after = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model), b.answer_vectors(model))
+        assert torch.allclose(after, before, atol=1e-6)  # zeros: nothing changes
+        assert model.layers[-1].link_bias is None  # its prefix outputs feed nothing
+        for layer in model.layers[:-1]:
+            layer.link_bias.normal_(std=3.0)
+        two_passes = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model),
+                                         b.answer_vectors(model))
+        full = model.full_forward(b.ids, b.valid, b.segments, answers, b.positions, b.slot_valid,
+                                  b.answer_vectors(model), b.numbers, b.links)
+        assert torch.allclose(two_passes, full, atol=1e-5)
+        assert not torch.allclose(b.prefix_forward(model).k[1], k_before, rtol=1e-3, atol=0)
+        unlinked = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, torch.zeros_like(b.links))
+        assert not torch.equal(unlinked.k[1], b.prefix_forward(model).k[1])  # the links, not the bias alone
+    save_checkpoint(tiny, tmp_path / "ck")
+    loaded = load_checkpoint(tmp_path / "ck")
+    assert loaded.model.cfg.name_links
+    assert all(torch.equal(a.link_bias, c.link_bias) for a, c in zip(loaded.model.layers[:-1], model.layers))
+
+
+def test_a_number_reads_the_numbers_of_its_own_instrument_through_the_link_bias():
+    """With the bias large, a number token's attention goes to the sentences that share its
+    tag: the comparison term then reads its set point, not the other instruments' numbers."""
+    from decider.engine.model import PRESETS, BlockDiffusionModel
+
+    cfg = PRESETS["tiny"].model_copy(update={"n_heads": 2, "dim": 16, "ffn_dim": 16})
+    model = BlockDiffusionModel(cfg)
+    model.init_weights()
+    model.add_name_links()
+    links = torch.tensor([[1, 1, 2, 2, 1, 1, 0]])  # sentences of tag 1, tag 2, tag 1, then a plain token
+    linked = model._linked(links)[0, 0]
+    assert linked[0].tolist() == [True, True, False, False, True, True, False]
+    assert not linked[6].any() and not linked[:, 6].any()
+    x = torch.randn(1, 7, cfg.dim)
+    mask = torch.ones(1, 1, 7, 7, dtype=torch.bool)
+    layer = model.layers[0]
+    with torch.no_grad():
+        layer.link_bias.fill_(30.0)
+        q, k, _ = (layer._heads(t) for t in layer._project(x))
+        scores = q @ k.transpose(-1, -2) / cfg.head_dim ** 0.5 + 30.0 * linked
+        a = torch.softmax(scores, -1)[0]
+    assert a[:, 0, [2, 3, 6]].sum() < 1e-6  # a tag-1 token attends only to tag-1 sentences
