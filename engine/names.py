@@ -28,12 +28,7 @@ WORD = re.compile(r"[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)*")
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 # capitalised words that are not names wherever they stand (headings, "I", units)
-NOT_NAMES = frozenset("""
-    a an the i if and or but not no yes true false is are was were be it its this that these those
-    all any each every some none when where while unless except otherwise then than so as at by for
-    from in into of on onto to with within without under over above below after before during until
-    note status notes
-""".split())
+NOT_NAMES = frozenset(["a", "an", "the", "i", "if", "and", "or", "but", "not", "no", "yes", "true", "false", "is", "are", "was", "were", "be", "it", "its", "this", "that", "these", "those", "all", "any", "each", "every", "some", "none", "when", "where", "while", "unless", "except", "otherwise", "then", "than", "so", "as", "at", "by", "for", "from", "in", "into", "of", "on", "onto", "to", "with", "within", "without", "under", "over", "above", "below", "after", "before", "during", "until", "note", "status", "notes"])
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -57,9 +52,7 @@ def names_of(texts: Sequence[str]) -> set[str]:
         for s, e in sentence_spans(text):
             for k, m in enumerate(WORD.finditer(text, s, e)):
                 w = m.group()
-                if _is_tag(w):
-                    names.add(w.lower())
-                elif k > 0 and w[0].isupper() and len(w) > 1 and w.lower() not in NOT_NAMES:
+                if _is_tag(w) or k > 0 and w[0].isupper() and len(w) > 1 and w.lower() not in NOT_NAMES:
                     names.add(w.lower())
     return names
 
