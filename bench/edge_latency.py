@@ -10,7 +10,10 @@ the engine's default precision here), over gRPC to `decider serve` on this machi
 split: transport = client wall time minus the handler's own time from the x-handler-ms trailer,
 and the handler's time beyond the engine's prefix and denoising passes: conversion, queueing,
 the hand-off to the engine thread) and, where
-the engine packs its weights, in-process without packing (the three alternate), and 32 v2
+the engine packs its weights, in-process without packing (the three alternate; each runs one
+untimed call after a switch, because the server and this process each hold their own copy of
+the weights, and the first call after the other process ran refills the caches: 5-7 ms that a
+box running only the server never pays), and 32 v2
 test sets decided at once with and without packing (sets/s, median of 3 rounds); one
 prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterMode); this
 CPU's best matmul rate (fp32 and, where fast, bf16, 2048^3); the floor (FLOPs / best rate) and
@@ -138,7 +141,10 @@ def main() -> int:
             local, remote, unpacked, prefix, block = [], [], [], [], []
             transport, handler_extra = [], []
             for k in range(args.calls):  # alternate, so that all three see the same machine load
-                local.append(_time(lambda: engine.decide([requests[k % len(requests)]])) * 1e3)
+                request = requests[k % len(requests)]
+                engine.decide([request])  # untimed: after a switch the first call refills the caches
+                local.append(_time(lambda: engine.decide([request])) * 1e3)
+                client.stub.Decide(wire[k % len(wire)])
                 t0 = time.perf_counter()
                 response, call = client.stub.Decide.with_call(wire[k % len(wire)])
                 remote.append((time.perf_counter() - t0) * 1e3)
@@ -147,7 +153,8 @@ def main() -> int:
                 transport.append(remote[-1] - handler_ms)  # client, wire, gRPC's own threads
                 handler_extra.append(handler_ms - t.prefix_ms - t.denoise_ms)  # conversion, hand-off to the engine
                 if engine.packed_layers:
-                    unpacked.append(_time(lambda: plain.decide([requests[k % len(requests)]])) * 1e3)
+                    plain.decide([request])
+                    unpacked.append(_time(lambda: plain.decide([request])) * 1e3)
             batch = Batch.collate(encs[:1], tok.pad, model.cfg.n_answers)
             answers = torch.full(batch.positions.shape, model.mask_token)
             with torch.no_grad():
