@@ -1,6 +1,7 @@
 """Does the model compare a reading with its set point? Short probes, nothing else to read.
 
     python bench/number_probe.py [--checkpoint DIR] [--probes 60] [--distractors 0 1 3]
+    python bench/number_probe.py --learn 300 --distractors 3 [--number-relative 8] [--name-links 8]
 
 "TT-1 reads 123.4 °C. The high-temperature trip setting for TT-1 is 130 °C." and "Is TT-1 above
 its trip setting?", with readings drawn above and below the trip. With `--distractors N` the
@@ -8,6 +9,12 @@ context also holds N other instruments, each with its own reading and trip setti
 order: the model must find the asked instrument's two numbers among 2 (N + 1) before comparing
 them. A model that compares gives "yes" a higher probability when the reading is above; prints,
 per distractor count, the mean P(yes) of both groups and the accuracy.
+
+`--learn STEPS`: how fast can the model learn it? Fine-tunes a copy of the checkpoint (in memory,
+nothing saved) on probes of the last distractor count alone, 16 per step (the trainer's
+learning rates: 1.5e-4, new number parts at 10x), optionally after adding the number comparison
+term (`--number-relative`) or the linked comparison (`--name-links`, engine/names.py); prints the
+training accuracy every 50 steps, then the probe figures above on fresh probes.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import random
 import statistics
 
 from decider.engine.core import build_engine
+from decider.engine.request import Question
 
 
 def _instrument(rng: random.Random, tag: str) -> tuple[list[str], bool]:
@@ -26,22 +34,66 @@ def _instrument(rng: random.Random, tag: str) -> tuple[list[str], bool]:
     return [f"{tag} reads {reading} °C.", f"The high-temperature trip setting for {tag} is {trip} °C."], reading > trip
 
 
+def probe(rng: random.Random, distractors: int) -> tuple[list[str], str, bool]:
+    """(sentences, question, whether the asked reading is above its trip)."""
+    tags = rng.sample(range(100, 1000), distractors + 1)
+    sentences, above = _instrument(rng, f"TT-{tags[0]}")
+    for t in tags[1:]:
+        sentences += _instrument(rng, f"TT-{t}")[0]
+    if distractors:
+        rng.shuffle(sentences)
+    return sentences, f"Is TT-{tags[0]} above its trip setting?", above
+
+
 def probes(n: int, distractors: int, seed: int = 0) -> tuple[list[dict], list[bool]]:
     rng = random.Random(seed)
     requests, above = [], []
-    for i in range(n):
-        tags = rng.sample(range(100, 1000), distractors + 1)
-        sentences, is_above = _instrument(rng, f"TT-{tags[0]}")
-        for t in tags[1:]:
-            sentences += _instrument(rng, f"TT-{t}")[0]
-        if distractors:
-            rng.shuffle(sentences)
+    for _ in range(n):
+        sentences, question, is_above = probe(rng, distractors)
         requests.append({"context": " ".join(sentences),
-                         "questions": [{"id": "q", "text": f"Is TT-{tags[0]} above its trip setting?",
-                                        "type": "boolean"}],
+                         "questions": [{"id": "q", "text": question, "type": "boolean"}],
                          "options": {"return_distributions": True}})
         above.append(is_above)
     return requests, above
+
+
+def learn(ckpt, steps: int, distractors: int, relative: int, links: int, seed: int = 1) -> None:
+    """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
+    import torch
+
+    from decider.engine.training.corpus import DecisionSet
+    from decider.engine.training.train import TrainBatch, batch_loss, make_example
+
+    torch.manual_seed(seed)
+    model = ckpt.model.float().train()
+    if relative and model.cfg.number_relative != relative:
+        model.add_number_relative(relative)
+    if links and model.cfg.name_links != links:
+        model.add_name_links(links)
+    model.word_embeddings.weight.requires_grad_(False)
+    fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n]
+    ids = {id(p) for p in fresh}
+    rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
+    opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0}])
+    rng, right = random.Random(seed), []
+    for step in range(steps):
+        examples = []
+        for _ in range(16):
+            sentences, question, above = probe(rng, distractors)
+            s = DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
+                            answers=[0 if above else 1], depth=[0], support=[None], chained=False)
+            examples.append(make_example(s, ckpt.tokenizer, rng, 0.0, 1))
+        tb = TrainBatch.collate(examples, ckpt.tokenizer.pad, model.cfg.n_answers)
+        loss, correct, masked = batch_loss(model, tb, bf16=False)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+        opt.step()
+        right.append(correct.sum().item() / masked.sum().item())
+        if step % 50 == 49:
+            print(json.dumps({"step": step + 1, "distractors": distractors,
+                              "train_accuracy_last_50": round(statistics.mean(right[-50:]), 3)}), flush=True)
+    model.eval()
 
 
 def main() -> int:
@@ -49,8 +101,17 @@ def main() -> int:
     p.add_argument("--checkpoint")
     p.add_argument("--probes", type=int, default=60)
     p.add_argument("--distractors", type=int, nargs="+", default=[0], help="other instruments in the context")
+    p.add_argument("--learn", type=int, default=0, metavar="STEPS", help="fine-tune on probes first (in memory)")
+    p.add_argument("--number-relative", type=int, default=0, help="with --learn: add the comparison term first")
+    p.add_argument("--name-links", type=int, default=0, help="with --learn: add the linked comparison first")
     args = p.parse_args()
-    engine = build_engine(args.checkpoint, precision="fp32", prefix_cache_bytes=0)
+    ckpt = None
+    if args.learn:
+        from decider.engine.checkpoint import load_checkpoint
+
+        ckpt = load_checkpoint(args.checkpoint)
+        learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links)
+    engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)
     for d in args.distractors:
         requests, above = probes(args.probes, d)
         results = engine.decide(requests)

@@ -28,10 +28,9 @@ from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
+from decider.kernels import dispatch
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from torch import nn
-
-from decider.kernels import dispatch
 
 
 class ModelConfig(BaseModel):
@@ -59,9 +58,9 @@ class ModelConfig(BaseModel):
     number_relative: int = Field(0, ge=0, description="with number_ranks: in the prefix pass, a number token also "
                                  "reads how the numbers it attends to compare with its own, through this many "
                                  "frequencies of their code difference (RelativeRanks); 0 = none")
-    name_links: bool = Field(False, description="in the prefix pass, attention between tokens whose sentences "
-                             "share a name gets a learned per-head bias (engine/names.py): a number finds its "
-                             "instrument's other numbers, a question the sentences about its names, in one hop")
+    name_links: int = Field(0, ge=0, description="with number_ranks: a number token also gets how it compares "
+                            "with the numbers of the sentences that share a name with its own (engine/names.py), "
+                            "through this many frequencies of their code difference (linked_comparison); 0 = none")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -113,6 +112,27 @@ def rank_features(ranks: torch.Tensor, n: int, spread: bool = False) -> torch.Te
     return torch.cat([is_number, r, torch.sin(r * k), torch.cos(r * k) * is_number], -1)
 
 
+def linked_comparison(numbers: torch.Tensor, links: torch.Tensor, cfg: ModelConfig) -> torch.Tensor:
+    """(B, L) ranks and name masks -> (B, L, 2K + 1) fp32: for a number token i, the mean over
+    the other numbers j whose sentences share a name with i's of sin(pi k (r_j - r_i)) and
+    cos(pi k (r_j - r_i)), k = 1..K, then 1 if there is such a number; zeros for other tokens.
+
+    "TT-421 reads 130.2 °C." and "The trip setting for TT-421 is 128 °C.": the reading learns
+    that the one other number about TT-421 is smaller, however many other instruments the
+    context lists, with nothing to learn about which number belongs to which; attention need only
+    carry the answer from the reading to the question."""
+    is_number, r = rank_place(numbers, cfg.number_ranks, cfg.number_spread)  # (B, L, 1) each
+    n = is_number[..., 0]
+    linked = ((links[:, :, None] & links[:, None, :]) != 0).float() * n[:, :, None] * n[:, None, :]
+    linked = linked * (1 - torch.eye(numbers.shape[1], device=numbers.device))  # (B, L, L): others only
+    count = linked.sum(-1, keepdim=True)
+    mean = linked / count.clamp_min(1)
+    k = torch.arange(1, cfg.name_links + 1, device=numbers.device, dtype=torch.float32) * math.pi
+    sin, cos = torch.sin(r * k), torch.cos(r * k)  # (B, L, K)
+    s, c = mean @ sin, mean @ cos  # means of sin(pi k r_j), cos(pi k r_j) over i's linked numbers
+    return torch.cat([cos * s - sin * c, cos * c + sin * s, (count > 0).float()], -1)
+
+
 @dataclass
 class RelativeRanks:
     """How the numbers a number token attends to compare with its own (ModelConfig.number_relative).
@@ -131,7 +151,7 @@ class RelativeRanks:
     row_valid: torch.Tensor  # (B, 1, N, 1) 1 for a real number token, 0 for padding
 
     @staticmethod
-    def of(ranks: torch.Tensor, cfg: "ModelConfig") -> "RelativeRanks | None":
+    def of(ranks: torch.Tensor, cfg: ModelConfig) -> RelativeRanks | None:
         """None when no row has a number."""
         is_number, r = rank_place(ranks, cfg.number_ranks, cfg.number_spread)
         count = (ranks > 0).sum(1)
@@ -147,16 +167,15 @@ class RelativeRanks:
         return RelativeRanks(values[:, None], rows, own[:, None], row_valid[:, None, :, None])
 
     def read(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool or (B, H, L, L) additive
-        -> (B, L, H * 2K), fp32, zero on rows that are not numbers."""
+        """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool -> (B, L, H * 2K), fp32,
+        zero on rows that are not numbers."""
         B, H, L, D = q.shape
         N = self.rows.shape[1]
         q_rows = q.float().gather(2, self.rows[:, None, :, None].expand(B, H, N, D))
         scores = q_rows @ k.float().transpose(-1, -2) / math.sqrt(D)  # (B, H, N, L)
-        if mask.shape[2] > 1:
-            mask = mask.gather(2, self.rows[:, None, :, None].expand(B, mask.shape[1], N, L))
-        scores = scores.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else scores + mask
-        read = torch.softmax(scores, -1) @ self.values  # (B, H, N, 2K)
+        allowed = mask.expand(B, 1, L, L).gather(2, self.rows[:, None, :, None].expand(B, 1, N, L)) \
+            if mask.shape[2] > 1 else mask
+        read = torch.softmax(scores.masked_fill(~allowed, float("-inf")), -1) @ self.values  # (B, H, N, 2K)
         K = read.shape[-1] // 2
         s, c = read[..., :K], read[..., K:]
         own_s, own_c = self.own[..., :K], self.own[..., K:]
@@ -177,7 +196,7 @@ class PrefixKV:
     valid: torch.Tensor    # (B, L) bool
     exact: bool = False
 
-    def select(self, index: torch.Tensor) -> "PrefixKV":
+    def select(self, index: torch.Tensor) -> PrefixKV:
         """Rows `index` of the batch (repeats allowed): one prefix serving many blocks."""
         return PrefixKV([k.index_select(0, index) for k in self.k],
                         [v.index_select(0, index) for v in self.v],
@@ -198,7 +217,7 @@ class PackedPrefixKV:
     max_len: int
 
     @staticmethod
-    def pack(prefixes: list[PrefixKV]) -> "PackedPrefixKV":
+    def pack(prefixes: list[PrefixKV]) -> PackedPrefixKV:
         """From per-request (1, H, L_i, D) K/V."""
         n = len(prefixes[0].k)
         k = [torch.cat([p.k[i][0].transpose(0, 1) for p in prefixes]).contiguous() for i in range(n)]  # (N, H, D)
@@ -224,9 +243,6 @@ class Layer(nn.Module):
         # how the numbers a number token attends to compare with it, into the residual (RelativeRanks;
         # BlockDiffusionModel._add_rank_outs)
         self.rank_out: nn.Linear | None = None
-        # per head: added to the attention scores of prefix tokens whose sentences share a name
-        # (ModelConfig.name_links; BlockDiffusionModel._add_link_biases)
-        self.link_bias: nn.Parameter | None = None
 
     def _project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(query, key, value) of x (B, S, dim), each (B, S, dim)."""
@@ -241,15 +257,11 @@ class Layer(nn.Module):
     def kv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._heads(self.key(x)), self._heads(self.value(x))
 
-    def forward(self, x, mask, relative: RelativeRanks | None = None, linked: torch.Tensor | None = None):
+    def forward(self, x, mask, relative: RelativeRanks | None = None):
         """Self-attention over x (B, S, dim); mask (B, 1, 1 or S, S) bool, True = may attend.
-        `relative`: the rank codes of the S tokens, for the number comparison term. `linked`
-        (B, 1, S, S) bool: pairs whose sentences share a name, biased by `link_bias`.
+        `relative`: the rank codes of the S tokens, for the number comparison term.
         Returns the new hidden states and this layer's own (k, v)."""
         q, k, v = (self._heads(t) for t in self._project(x))
-        if linked is not None and self.link_bias is not None:  # additive mask (B, H, S, S)
-            bias = linked * self.link_bias.float()[:, None, None]
-            mask = bias.masked_fill(~mask, float("-inf"))
         with torch.autocast(x.device.type, enabled=False):
             a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
             extra = None
@@ -304,7 +316,7 @@ class BlockDiffusionModel(nn.Module):
         if cfg.number_relative:
             self._add_rank_outs()
         if cfg.name_links:
-            self._add_link_biases()
+            self.link_proj = nn.Linear(2 * cfg.name_links + 1, cfg.dim, bias=False)
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
@@ -329,8 +341,8 @@ class BlockDiffusionModel(nn.Module):
         for layer in self.layers:
             if layer.rank_out is not None:
                 nn.init.zeros_(layer.rank_out.weight)
-            if layer.link_bias is not None:
-                nn.init.zeros_(layer.link_bias)
+        if self.cfg.name_links:
+            nn.init.zeros_(self.link_proj.weight)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
@@ -363,19 +375,17 @@ class BlockDiffusionModel(nn.Module):
                                        device=w.device, dtype=w.dtype)
             nn.init.zeros_(layer.rank_out.weight)
 
-    def add_name_links(self) -> None:
-        """Give every layer the name-link attention bias (ModelConfig.name_links) at zero: the
-        model starts as it was without it."""
-        if self.cfg.name_links:
-            raise ValueError("the model has name links already")
-        self.cfg = self.cfg.model_copy(update={"name_links": True})
-        self._add_link_biases()
-
-    def _add_link_biases(self) -> None:
-        """Zeros, in every layer but the last (whose prefix outputs feed nothing)."""
+    def add_name_links(self, k: int) -> None:
+        """Give the model the linked comparison (ModelConfig.name_links, k frequencies) through a
+        projection starting at zeros: the model starts as it was without it."""
+        if not self.cfg.number_ranks:
+            raise ValueError("the linked comparison reads rank codes: give the model number ranks first")
+        if self.cfg.name_links == k:
+            raise ValueError(f"the model has the linked comparison already ({k} frequencies)")
+        self.cfg = self.cfg.model_copy(update={"name_links": k})
         w = self.word_embeddings.weight
-        for layer in self.layers[:-1]:
-            layer.link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
+        self.link_proj = nn.Linear(2 * k + 1, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
+        nn.init.zeros_(self.link_proj.weight)
 
     def keep_layers(self, keep: list[int]) -> None:
         """Keep only these layers, in this order (a smaller student that starts from its
@@ -383,14 +393,8 @@ class BlockDiffusionModel(nn.Module):
         if not keep or len(set(keep)) != len(keep) or not all(0 <= i < len(self.layers) for i in keep):
             raise ValueError(f"keep_layers must name distinct layers of 0..{len(self.layers) - 1}, got {keep}")
         self.layers = nn.ModuleList(self.layers[i] for i in keep)
-        self.layers[-1].rank_out = self.layers[-1].link_bias = None  # the last layer's prefix outputs feed nothing
+        self.layers[-1].rank_out = None  # the last layer's prefix outputs feed nothing
         self.cfg = self.cfg.model_copy(update={"n_layers": len(keep)})
-
-    def _linked(self, links: torch.Tensor | None) -> torch.Tensor | None:
-        """(B, L) name masks -> (B, 1, L, L) bool: the two tokens' sentences share a name."""
-        if not self.cfg.name_links or links is None:
-            return None
-        return ((links[:, :, None] & links[:, None, :]) != 0)[:, None]
 
     def _relative(self, numbers: torch.Tensor | None) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
@@ -398,13 +402,16 @@ class BlockDiffusionModel(nn.Module):
         return RelativeRanks.of(numbers, self.cfg)  # None when there is no number
 
     # -- embeddings
-    def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None) -> torch.Tensor:
+    def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None,
+                      links: torch.Tensor | None = None) -> torch.Tensor:
         pos = torch.arange(ids.shape[1], device=ids.device)
         x = (self.word_embeddings(ids) + self.position_embeddings(pos) + self.token_type_embeddings.weight[0]
              + self.question_embeddings(segments))
         if self.cfg.number_ranks and numbers is not None:
             code = rank_features(numbers, self.cfg.number_ranks, self.cfg.number_spread)
             x = x + self.number_proj(code.to(x.dtype))
+            if self.cfg.name_links and links is not None:
+                x = x + self.link_proj(linked_comparison(numbers, links, self.cfg).to(x.dtype))
         return self.embed_norm(x)  # (B, L, dim)
 
     def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
@@ -435,16 +442,15 @@ class BlockDiffusionModel(nn.Module):
     # -- the two passes
     def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
                        numbers: torch.Tensor | None = None, links: torch.Tensor | None = None) -> PrefixKV:
-        """ids, valid, segments, numbers (rank of each token's number, 0 = none), links (names of
-        each token's sentence, a bit mask): (B, L). Returns the K/V of every layer for the prefix."""
-        x = self._embed_prefix(ids, segments, numbers)
+        """ids, valid, segments, numbers (rank of each token's number, 0 = none), links (the names
+        of each token's sentence, a bit mask; engine/names.py): (B, L). Returns the K/V of every
+        layer for the prefix."""
+        x = self._embed_prefix(ids, segments, numbers, links)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
-        if self.cfg.name_links and links is not None:
-            mask = mask.expand(-1, -1, ids.shape[1], -1)  # (B, 1, L, L): the link bias is per pair
-        relative, linked = self._relative(numbers), self._linked(links)
+        relative = self._relative(numbers)
         ks, vs = [], []
         for layer in self.layers[:-1]:
-            x, (k, v) = layer(x, mask, relative, linked)
+            x, (k, v) = layer(x, mask, relative)
             ks.append(k)
             vs.append(v)
         k, v = self.layers[-1].kv(x)  # the last layer's prefix outputs feed nothing
@@ -472,16 +478,16 @@ class BlockDiffusionModel(nn.Module):
         """One pass over prefix + block with the block-diffusion mask. Same result as
         prefix_forward + block_forward; kept as the reference the tests compare with."""
         L, S = ids.shape[1], answers.shape[1]
-        x = torch.cat([self._embed_prefix(ids, segments, numbers), self._embed_block(answers, positions, choices)], 1)
+        x = torch.cat([self._embed_prefix(ids, segments, numbers, links), self._embed_block(answers, positions, choices)],
+                      1)
         keys = torch.cat([valid, slot_valid], 1)  # (B, L + S)
         sees_block = torch.zeros(L + S, L + S, dtype=torch.bool, device=ids.device)
         sees_block[L:, :] = True
         sees_block[:, :L] = True  # prefix rows: prefix columns only; block rows: all
         mask = sees_block[None, None] & keys[:, None, None, :]  # (B, 1, L + S, L + S)
         relative = self._relative(None if numbers is None else F.pad(numbers, (0, S)))  # slots are no numbers
-        linked = self._linked(None if links is None else F.pad(links, (0, S)))  # nor sentences
         for layer in self.layers:
-            x, _ = layer(x, mask, relative, linked)
+            x, _ = layer(x, mask, relative)
         return self._head(x[:, L:], choices)
 
 

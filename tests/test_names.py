@@ -49,7 +49,26 @@ def test_the_tokenizer_gives_every_prefix_token_its_links(tiny):
     assert prefix_key([1, 2], [0, 0], [0, 0], [1, 2]) != prefix_key([1, 2], [0, 0], [0, 0], [1, 1])
 
 
-def test_the_link_bias_starts_at_zero_keeps_the_two_passes_exact_and_saves(tiny, tmp_path):
+def test_the_linked_comparison_reads_only_the_numbers_of_sentences_that_share_a_name():
+    """A number compares itself with the other numbers of its names' sentences, averaged;
+    numbers about other tags, and tokens that are not numbers, leave it alone."""
+    from decider.engine.model import PRESETS, linked_comparison
+
+    cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 64, "number_spread": True, "name_links": 2})
+    numbers = torch.tensor([[1, 3, 2, 4, 0]])  # codes 0, 2/3, 1/3, 1
+    links = torch.tensor([[1, 1, 2, 2, 1]])     # tokens 0, 1 (and a word) about tag 1; 2, 3 about tag 2
+    f = linked_comparison(numbers, links, cfg)[0]  # (L, 2K + 1)
+    k = torch.tensor([1.0, 2.0]) * torch.pi
+    d = torch.tensor(2 / 3)
+    assert torch.allclose(f[0], torch.cat([torch.sin(d * k), torch.cos(d * k), torch.ones(1)]), atol=1e-6)
+    assert torch.allclose(f[1], torch.cat([torch.sin(-d * k), torch.cos(-d * k), torch.ones(1)]), atol=1e-6)
+    assert torch.allclose(f[2, :2], torch.sin((1 - 1 / 3) * k), atol=1e-6)  # its partner, not tag 1's numbers
+    assert torch.equal(f[4], torch.zeros(5))  # not a number
+    alone = linked_comparison(numbers, torch.tensor([[1, 2, 4, 8, 0]]), cfg)[0]
+    assert torch.equal(alone, torch.zeros_like(alone))  # no number shares a name with another
+
+
+def test_the_linked_comparison_starts_at_zero_keeps_the_two_passes_exact_and_saves(tiny, tmp_path):
     tok = tiny.tokenizer
     enc = tok.encode("TT-1 reads 131.5 °C. TT-2 reads 7 °C. The trip for TT-1 is set at 128 °C.",
                      [Question("q1", "Is TT-1 above its trip?", "boolean"), Question("q2", "Tripped?", "boolean")])
@@ -57,49 +76,20 @@ def test_the_link_bias_starts_at_zero_keeps_the_two_passes_exact_and_saves(tiny,
     model = tiny.model
     answers = torch.full_like(b.positions, model.mask_token)
     with torch.no_grad():
-        before = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model), b.answer_vectors(model))
-        k_before = b.prefix_forward(model).k[1]
-        model.add_name_links()
-        after = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model), b.answer_vectors(model))
-        assert torch.allclose(after, before, atol=1e-6)  # zeros: nothing changes
-        assert model.layers[-1].link_bias is None  # its prefix outputs feed nothing
-        for layer in model.layers[:-1]:
-            layer.link_bias.normal_(std=3.0)
+        model.add_number_ranks(16, spread=True)
+        before = b.prefix_forward(model).k[0].clone()
+        model.add_name_links(4)
+        assert torch.equal(b.prefix_forward(model).k[0], before)  # zeros: nothing changes
+        model.link_proj.weight.normal_()
         two_passes = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model),
                                          b.answer_vectors(model))
         full = model.full_forward(b.ids, b.valid, b.segments, answers, b.positions, b.slot_valid,
                                   b.answer_vectors(model), b.numbers, b.links)
         assert torch.allclose(two_passes, full, atol=1e-5)
-        assert not torch.allclose(b.prefix_forward(model).k[1], k_before, rtol=1e-3, atol=0)
+        assert not torch.equal(b.prefix_forward(model).k[0], before)
         unlinked = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, torch.zeros_like(b.links))
-        assert not torch.equal(unlinked.k[1], b.prefix_forward(model).k[1])  # the links, not the bias alone
+        assert torch.equal(unlinked.k[0], before)  # the links, not the projection alone
     save_checkpoint(tiny, tmp_path / "ck")
     loaded = load_checkpoint(tmp_path / "ck")
-    assert loaded.model.cfg.name_links
-    assert all(torch.equal(a.link_bias, c.link_bias) for a, c in zip(loaded.model.layers[:-1], model.layers))
-
-
-def test_with_a_large_bias_a_token_reads_only_the_sentences_that_share_its_names():
-    """Bias 30 in every head: what tokens of other instruments' sentences say no longer reaches a
-    token of tag 1 (a reading then meets its own set point, not the other instruments' numbers)."""
-    from decider.engine.model import PRESETS, BlockDiffusionModel
-
-    model = BlockDiffusionModel(PRESETS["tiny"])
-    model.init_weights()
-    model.add_name_links()
-    links = torch.tensor([[1, 1, 2, 2, 1, 1, 0]])  # sentences of tag 1, tag 2, tag 1, then a plain token
-    linked = model._linked(links)
-    assert linked[0, 0, 0].tolist() == [True, True, False, False, True, True, False]
-    assert not linked[0, 0, 6].any() and not linked[0, 0, :, 6].any()
-    layer, mask = model.layers[0], torch.ones(1, 1, 7, 7, dtype=torch.bool)
-    x = torch.randn(1, 7, PRESETS["tiny"].dim)
-    other = x.clone()
-    other[0, 2:4] = torch.randn(2, PRESETS["tiny"].dim)  # tag 2's sentence says something else
-    with torch.no_grad():
-        layer.link_bias.fill_(30.0)
-        out, _ = layer(x, mask, None, linked)
-        out_other, _ = layer(other, mask, None, linked)
-        plain, _ = layer(x, mask)
-        plain_other, _ = layer(other, mask)
-    assert torch.allclose(out[0, [0, 1, 4, 5]], out_other[0, [0, 1, 4, 5]], atol=1e-5)
-    assert not torch.allclose(plain[0, 0], plain_other[0, 0], atol=1e-4)  # without links it reads them all
+    assert loaded.model.cfg.name_links == 4
+    assert torch.equal(loaded.model.link_proj.weight, model.link_proj.weight)

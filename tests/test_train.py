@@ -112,14 +112,14 @@ def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
     init = save_checkpoint(tiny, tmp_path / "init")
     mix = {"readings": 1.0}
     cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=2,
-                      number_ranks=16, number_relative=4, name_links=True,
+                      number_ranks=16, number_relative=4, name_links=4,
                       stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
     logs = []
     ckpt = train(cfg, progress=False, log=logs.append)
     assert any("number ranks 1..16" in m for m in logs) and any("comparison term (4" in m for m in logs)
     assert ckpt.model.cfg.number_ranks == 16 and ckpt.model.number_proj.weight.abs().sum() > 0
     assert all(layer.rank_out.weight.abs().sum() > 0 for layer in ckpt.model.layers[:-1])
-    assert any("name-link" in m for m in logs) and ckpt.model.layers[0].link_bias.abs().sum() > 0
+    assert any("linked comparison" in m for m in logs) and ckpt.model.link_proj.weight.abs().sum() > 0
     resumed = load_checkpoint(tmp_path / "run")
     assert torch.equal(resumed.model.number_proj.weight, ckpt.model.number_proj.weight.float())
     assert torch.equal(resumed.model.layers[0].rank_out.weight, ckpt.model.layers[0].rank_out.weight.float())
