@@ -12,7 +12,7 @@ per distractor count, the mean P(yes) of both groups and the accuracy.
 
 `--learn STEPS`: how fast can the model learn it? Fine-tunes a copy of the checkpoint (in memory,
 nothing saved) on probes of the last distractor count alone, 16 per step (the trainer's
-learning rates: 1.5e-4, new number parts at 10x), optionally after adding the number comparison
+learning rates: 1.5e-4, new number parts at 10x, link biases at 100x), optionally after adding the number comparison
 term (`--number-relative`) or the linked comparison (`--name-links`, engine/names.py); prints the
 training accuracy every 50 steps, then the probe figures above on fresh probes.
 """
@@ -72,9 +72,11 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, seed: i
         model.add_name_links(links)
     model.word_embeddings.weight.requires_grad_(False)
     fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n]
-    ids = {id(p) for p in fresh}
+    biases = [p for n, p in model.named_parameters() if n.endswith(".link_bias")]
+    ids = {id(p) for p in fresh + biases}
     rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
-    opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0}])
+    opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
+                             {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}])
     rng, right = random.Random(seed), []
     for step in range(steps):
         examples = []

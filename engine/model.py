@@ -60,7 +60,9 @@ class ModelConfig(BaseModel):
                                  "frequencies of their code difference (RelativeRanks); 0 = none")
     name_links: int = Field(0, ge=0, description="with number_ranks: a number token also gets how it compares "
                             "with the numbers of the sentences that share a name with its own (engine/names.py), "
-                            "through this many frequencies of their code difference (linked_comparison); 0 = none")
+                            "through this many frequencies of their code difference (linked_comparison), and a "
+                            "question's tokens attend with a learned per-head bias to the sentences that share its "
+                            "names (QuestionLinks); 0 = none")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -186,6 +188,48 @@ class RelativeRanks:
 
 
 @dataclass
+class QuestionLinks:
+    """Which sentences a question's tokens speak of (ModelConfig.name_links): the tokens of a
+    question that carry names attend, in every head, with a learned bias (`Layer.link_bias`) to
+    the tokens of the sentences that share one of those names: "Is TT-421 above its trip
+    setting?" reads TT-421's two sentences among a dozen instruments' without learning to match
+    look-alike tags. Only those rows' attention is recomputed."""
+
+    rows: torch.Tensor       # (B, N) positions of the question tokens that carry names (padded with 0)
+    row_valid: torch.Tensor  # (B, N) bool
+    linked: torch.Tensor     # (B, 1, N, L) bool: the row's names and the key's share one
+
+    @staticmethod
+    def of(links: torch.Tensor, segments: torch.Tensor) -> QuestionLinks | None:
+        """links, segments (B, L); None when no question token carries a name."""
+        named = (segments > 0) & (links != 0)
+        count = named.sum(1)
+        N = int(count.max()) if named.numel() else 0
+        if N == 0:
+            return None
+        order = torch.argsort(named.to(torch.int8), dim=1, descending=True, stable=True)[:, :N]  # (B, N)
+        row_valid = torch.arange(N, device=links.device) < count[:, None]
+        rows = order * row_valid
+        linked = (links.gather(1, rows)[:, :, None] & links[:, None, :]) != 0  # (B, N, L)
+        return QuestionLinks(rows, row_valid, (linked & row_valid[..., None])[:, None])
+
+    def attend(self, a: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor,
+               bias: torch.Tensor) -> torch.Tensor:
+        """a (B, H, L, D): attention output; its rows of linked question tokens recomputed with
+        `bias` (H,) added where linked. q, k, v (B, H, L, D), mask (B, 1, 1 or L, L) bool."""
+        B, H, L, D = q.shape
+        N = self.rows.shape[1]
+        index = self.rows[:, None, :, None]
+        scores = q.float().gather(2, index.expand(B, H, N, D)) @ k.float().transpose(-1, -2) / math.sqrt(D)
+        allowed = mask.gather(2, index.expand(B, 1, N, L)) if mask.shape[2] > 1 else mask
+        scores = (scores + bias.float()[:, None, None] * self.linked).masked_fill(~allowed, float("-inf"))
+        out = torch.softmax(scores, -1) @ v.float()  # (B, H, N, D)
+        keep = self.row_valid[:, None, :, None].expand(B, H, N, D)
+        old = a.gather(2, index.expand(B, H, N, D))
+        return a.scatter(2, index.expand(B, H, N, D), torch.where(keep, out.to(a.dtype), old))
+
+
+@dataclass
 class PrefixKV:
     """Per-layer keys/values of a batch of prefixes; `valid` marks real (unpadded) tokens.
     `exact`: block attention runs request by request over its own length (no padded
@@ -243,6 +287,8 @@ class Layer(nn.Module):
         # how the numbers a number token attends to compare with it, into the residual (RelativeRanks;
         # BlockDiffusionModel._add_rank_outs)
         self.rank_out: nn.Linear | None = None
+        # per head: added where a question token and a key share a name (QuestionLinks)
+        self.link_bias: nn.Parameter | None = None
 
     def _project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(query, key, value) of x (B, S, dim), each (B, S, dim)."""
@@ -257,13 +303,16 @@ class Layer(nn.Module):
     def kv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._heads(self.key(x)), self._heads(self.value(x))
 
-    def forward(self, x, mask, relative: RelativeRanks | None = None):
+    def forward(self, x, mask, relative: RelativeRanks | None = None, questions: QuestionLinks | None = None):
         """Self-attention over x (B, S, dim); mask (B, 1, 1 or S, S) bool, True = may attend.
-        `relative`: the rank codes of the S tokens, for the number comparison term.
+        `relative`: the rank codes of the S tokens, for the number comparison term; `questions`:
+        the question tokens that attend to their names' sentences with `link_bias`.
         Returns the new hidden states and this layer's own (k, v)."""
         q, k, v = (self._heads(t) for t in self._project(x))
         with torch.autocast(x.device.type, enabled=False):
             a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
+            if questions is not None and self.link_bias is not None:
+                a = questions.attend(a, q, k, v, mask, self.link_bias)
             extra = None
             if self.rank_out is not None and relative is not None:
                 extra = relative.read(q, k, mask)
@@ -317,6 +366,7 @@ class BlockDiffusionModel(nn.Module):
             self._add_rank_outs()
         if cfg.name_links:
             self.link_proj = nn.Linear(2 * cfg.name_links + 1, cfg.dim, bias=False)
+            self._add_link_biases()
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
@@ -343,6 +393,8 @@ class BlockDiffusionModel(nn.Module):
                 nn.init.zeros_(layer.rank_out.weight)
         if self.cfg.name_links:
             nn.init.zeros_(self.link_proj.weight)
+            for layer in self.layers[:-1]:
+                nn.init.zeros_(layer.link_bias)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
@@ -386,6 +438,15 @@ class BlockDiffusionModel(nn.Module):
         w = self.word_embeddings.weight
         self.link_proj = nn.Linear(2 * k + 1, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
         nn.init.zeros_(self.link_proj.weight)
+        if self.layers[0].link_bias is None:
+            self._add_link_biases()
+
+    def _add_link_biases(self) -> None:
+        """The question tokens' link bias, zeros, in every layer but the last (whose prefix
+        outputs feed nothing)."""
+        w = self.word_embeddings.weight
+        for layer in self.layers[:-1]:
+            layer.link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
 
     def keep_layers(self, keep: list[int]) -> None:
         """Keep only these layers, in this order (a smaller student that starts from its
@@ -393,8 +454,13 @@ class BlockDiffusionModel(nn.Module):
         if not keep or len(set(keep)) != len(keep) or not all(0 <= i < len(self.layers) for i in keep):
             raise ValueError(f"keep_layers must name distinct layers of 0..{len(self.layers) - 1}, got {keep}")
         self.layers = nn.ModuleList(self.layers[i] for i in keep)
-        self.layers[-1].rank_out = None  # the last layer's prefix outputs feed nothing
+        self.layers[-1].rank_out = self.layers[-1].link_bias = None  # the last layer's prefix outputs feed nothing
         self.cfg = self.cfg.model_copy(update={"n_layers": len(keep)})
+
+    def _questions(self, links: torch.Tensor | None, segments: torch.Tensor) -> QuestionLinks | None:
+        if not self.cfg.name_links or links is None:
+            return None
+        return QuestionLinks.of(links, segments)  # None when no question names anything
 
     def _relative(self, numbers: torch.Tensor | None) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
@@ -447,10 +513,10 @@ class BlockDiffusionModel(nn.Module):
         layer for the prefix."""
         x = self._embed_prefix(ids, segments, numbers, links)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
-        relative = self._relative(numbers)
+        relative, questions = self._relative(numbers), self._questions(links, segments)
         ks, vs = [], []
         for layer in self.layers[:-1]:
-            x, (k, v) = layer(x, mask, relative)
+            x, (k, v) = layer(x, mask, relative, questions)
             ks.append(k)
             vs.append(v)
         k, v = self.layers[-1].kv(x)  # the last layer's prefix outputs feed nothing
@@ -486,8 +552,9 @@ class BlockDiffusionModel(nn.Module):
         sees_block[:, :L] = True  # prefix rows: prefix columns only; block rows: all
         mask = sees_block[None, None] & keys[:, None, None, :]  # (B, 1, L + S, L + S)
         relative = self._relative(None if numbers is None else F.pad(numbers, (0, S)))  # slots are no numbers
+        questions = self._questions(None if links is None else F.pad(links, (0, S)), F.pad(segments, (0, S)))
         for layer in self.layers:
-            x, _ = layer(x, mask, relative)
+            x, _ = layer(x, mask, relative, questions)
         return self._head(x[:, L:], choices)
 
 

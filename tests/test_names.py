@@ -81,6 +81,9 @@ def test_the_linked_comparison_starts_at_zero_keeps_the_two_passes_exact_and_sav
         model.add_name_links(4)
         assert torch.equal(b.prefix_forward(model).k[0], before)  # zeros: nothing changes
         model.link_proj.weight.normal_()
+        assert model.layers[-1].link_bias is None  # its prefix outputs feed nothing
+        for layer in model.layers[:-1]:
+            layer.link_bias.normal_(std=3.0)
         two_passes = model.block_forward(answers, b.positions, b.slot_valid, b.prefix_forward(model),
                                          b.answer_vectors(model))
         full = model.full_forward(b.ids, b.valid, b.segments, answers, b.positions, b.slot_valid,
@@ -89,7 +92,37 @@ def test_the_linked_comparison_starts_at_zero_keeps_the_two_passes_exact_and_sav
         assert not torch.equal(b.prefix_forward(model).k[0], before)
         unlinked = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, torch.zeros_like(b.links))
         assert torch.equal(unlinked.k[0], before)  # the links, not the projection alone
+        assert not torch.allclose(unlinked.k[1], b.prefix_forward(model).k[1], atol=1e-4)
     save_checkpoint(tiny, tmp_path / "ck")
     loaded = load_checkpoint(tmp_path / "ck")
     assert loaded.model.cfg.name_links == 4
     assert torch.equal(loaded.model.link_proj.weight, model.link_proj.weight)
+    assert torch.equal(loaded.model.layers[0].link_bias, model.layers[0].link_bias)
+
+
+def test_a_questions_tokens_read_only_the_sentences_of_its_names_when_the_bias_is_large():
+    """Bias 30: what the sentences of other tags say no longer reaches a question token that
+    names TT-1, and its attention row is what a softmax over the linked keys alone gives."""
+    from decider.engine.model import PRESETS, BlockDiffusionModel, QuestionLinks
+
+    model = BlockDiffusionModel(PRESETS["tiny"].model_copy(update={"number_ranks": 16, "name_links": 2}))
+    model.init_weights()
+    links = torch.tensor([[1, 1, 2, 2, 1, 1, 0, 1, 1]])     # tag 1, tag 2, tag 1, a plain token, a question
+    segments = torch.tensor([[0, 0, 0, 0, 0, 0, 0, 1, 1]])  # ... whose two tokens name tag 1
+    questions = QuestionLinks.of(links, segments)
+    assert questions.rows.tolist() == [[7, 8]] and questions.linked[0, 0, 0].tolist() == [
+        True, True, False, False, True, True, False, True, True]
+    assert QuestionLinks.of(links, torch.zeros_like(segments)) is None  # no question, nothing to recompute
+    layer, mask = model.layers[0], torch.ones(1, 1, 1, 9, dtype=torch.bool)
+    x = torch.randn(1, 9, PRESETS["tiny"].dim)
+    other = x.clone()
+    other[0, 2:4] = torch.randn(2, PRESETS["tiny"].dim)  # tag 2's sentence says something else
+    with torch.no_grad():
+        layer.link_bias.fill_(30.0)
+        out, _ = layer(x, mask, None, questions)
+        out_other, _ = layer(other, mask, None, questions)
+        plain, _ = layer(x, mask)
+        plain_other, _ = layer(other, mask)
+    assert torch.allclose(out[0, 7:], out_other[0, 7:], atol=1e-5)
+    assert not torch.allclose(plain[0, 7], plain_other[0, 7], atol=1e-4)  # without links it reads them all
+    assert torch.equal(out[0, :7], plain[0, :7])  # other rows are untouched

@@ -86,8 +86,11 @@ class TrainConfig(BaseModel):
     number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection, the comparison term "
                                          "and the linked comparison start from zero in a trained model: they learn at this multiple of "
                                          "the learning rate")
-    name_links: int = Field(0, ge=0, description="give a model without it the linked comparison of numbers "
-                            "(ModelConfig.name_links), this many frequencies, starting at zero; 0 = keep")
+    name_links: int = Field(0, ge=0, description="give a model without them the linked comparison of numbers "
+                            "and the question tokens' link bias (ModelConfig.name_links), this many frequencies, "
+                            "starting at zero; 0 = keep")
+    link_bias_lr_scale: float = Field(100.0, gt=0, description="the question tokens' link bias is one scalar per "
+                                      "head and layer: it learns at this multiple of the learning rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
@@ -349,7 +352,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         log(f"number comparison term ({cfg.number_relative} frequencies) starts from zero in every layer")
     if cfg.name_links and ckpt.model.cfg.name_links != cfg.name_links:
         ckpt.model.add_name_links(cfg.name_links)
-        log(f"linked comparison of numbers ({cfg.name_links} frequencies) starts from zero")
+        log(f"linked comparison of numbers ({cfg.name_links} frequencies) and question link biases start from zero")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     teacher = None
     if cfg.teacher:
@@ -358,12 +361,16 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
     fresh = lambda n: n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n  # noqa: E731
+    linking = lambda n: n.endswith(".link_bias")  # noqa: E731
     numbers = [p for p, n in params.items() if fresh(n)]
+    links = [p for p, n in params.items() if linking(n)]
     decay = [p for p, n in params.items() if p.ndim >= 2 and not fresh(n)]
-    no_decay = [p for p, n in params.items() if p.ndim < 2]
+    no_decay = [p for p, n in params.items() if p.ndim < 2 and not linking(n)]
     groups = [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
     if numbers:
         groups.append({"params": numbers, "weight_decay": 0.0, "lr_scale": cfg.number_ranks_lr_scale})
+    if links:
+        groups.append({"params": links, "weight_decay": 0.0, "lr_scale": cfg.link_bias_lr_scale})
     opt = torch.optim.AdamW(groups, lr=cfg.lr, betas=(0.9, 0.98))
     state = _load_state(out, opt, params) if resume else {"step": 0, "examples": 0, "seconds": 0.0}
     total = sum(s.examples for s in cfg.stages)
