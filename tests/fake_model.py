@@ -24,7 +24,7 @@ class ScriptedLogits(nn.Module):
     def mask_token(self) -> int:
         return self.cfg.n_answers
 
-    def prefix_forward(self, ids, valid, segments, numbers=None):
+    def prefix_forward(self, ids, valid, segments, numbers=None, links=None):
         return PrefixKV([], [], valid)
 
     def answer_vectors(self, option_ids, option_len):
