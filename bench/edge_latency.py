@@ -2,7 +2,7 @@
 box asking one decision at a time gets.
 
     python bench/edge_latency.py [--calls 60] [--json docs/eval/edge_latency.json] [--markdown]
-                                 [--checkpoint DIR]  (default: the shipped decider-small)
+                                 [--checkpoint DIR]  (default: the shipped decider-small) [--cold]
 
 For 8-question test-split sets with prefixes of about 100 and about 240 tokens (prefix cache
 off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.decide([r])`,
@@ -13,7 +13,7 @@ the hand-off to the engine thread) and, where
 the engine packs its weights, in-process without packing (the three alternate; each runs one
 untimed call after a switch, because the server and this process each hold their own copy of
 the weights, and the first call after the other process ran refills the caches: 5-7 ms that a
-box running only the server never pays), and 32 v2
+box running only the server never pays; `--cold` skips it, to see that cost), and 32 v2
 test sets decided at once with and without packing (sets/s, median of 3 rounds); one
 prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterMode); this
 CPU's best matmul rate (fp32 and, where fast, bf16, 2048^3); the floor (FLOPs / best rate) and
@@ -107,6 +107,8 @@ def main() -> int:
     p.add_argument("--json", type=Path)
     p.add_argument("--markdown", action="store_true")
     p.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
+    p.add_argument("--cold", action="store_true", help="no untimed call after a switch between this process "
+                   "and the server: every timed call starts with the caches the other process left")
     args = p.parse_args()
     engine = build_engine(args.checkpoint, prefix_cache_bytes=0, max_running=32)
     plain = build_engine(engine.ckpt, precision=engine.precision, prefix_cache_bytes=0, packed_weights=False,
@@ -117,7 +119,7 @@ def main() -> int:
         rates["bf16"] = best_matmul(torch.bfloat16)
     bandwidth = read_bandwidth()
     weights = block_weight_bytes(plain.model)  # packed weights are opaque to numel()
-    report = {"cpu": cpu(), "torch": torch.__version__, "precision": engine.precision,
+    report = {"cpu": cpu(), "torch": torch.__version__, "precision": engine.precision, "cold": args.cold,
               "model": f"{engine.ckpt.name} {engine.ckpt.version} ({model.cfg.n_layers} layers)",
               "packed_layers": engine.packed_layers,
               "matmul_gflops": {k: round(v, 1) for k, v in rates.items()}, "read_gbs": round(bandwidth, 1),
@@ -142,9 +144,11 @@ def main() -> int:
             transport, handler_extra = [], []
             for k in range(args.calls):  # alternate, so that all three see the same machine load
                 request = requests[k % len(requests)]
-                engine.decide([request])  # untimed: after a switch the first call refills the caches
+                if not args.cold:
+                    engine.decide([request])  # untimed: after a switch the first call refills the caches
                 local.append(_time(lambda: engine.decide([request])) * 1e3)
-                client.stub.Decide(wire[k % len(wire)])
+                if not args.cold:
+                    client.stub.Decide(wire[k % len(wire)])
                 t0 = time.perf_counter()
                 response, call = client.stub.Decide.with_call(wire[k % len(wire)])
                 remote.append((time.perf_counter() - t0) * 1e3)
@@ -153,7 +157,8 @@ def main() -> int:
                 transport.append(remote[-1] - handler_ms)  # client, wire, gRPC's own threads
                 handler_extra.append(handler_ms - t.prefix_ms - t.denoise_ms)  # conversion, hand-off to the engine
                 if engine.packed_layers:
-                    plain.decide([request])
+                    if not args.cold:
+                        plain.decide([request])
                     unpacked.append(_time(lambda: plain.decide([request])) * 1e3)
             batch = Batch.collate(encs[:1], tok.pad, model.cfg.n_answers)
             answers = torch.full(batch.positions.shape, model.mask_token)
