@@ -115,9 +115,12 @@ def rank_features(ranks: torch.Tensor, n: int, spread: bool = False) -> torch.Te
 
 
 def linked_comparison(numbers: torch.Tensor, links: torch.Tensor, cfg: ModelConfig) -> torch.Tensor:
-    """(B, L) ranks and name masks -> (B, L, 2K + 1) fp32: for a number token i, the mean over
-    the other numbers j whose sentences share a name with i's of sin(pi k (r_j - r_i)) and
-    cos(pi k (r_j - r_i)), k = 1..K, then 1 if there is such a number; zeros for other tokens.
+    """(B, L) ranks and name masks -> (B, L, K) fp32: for a number token i, the mean over the
+    other numbers j whose sentences share a name with i's of sin(pi k (r_j - r_i) / 2), k = 1..K
+    (half frequencies: r spans 0..1, and sin(pi k) would say nothing of the request's smallest
+    against its largest number); zeros for other tokens, for numbers equal to all of theirs and
+    for numbers without any. Sines only: odd in the difference, they say "larger" or "smaller"
+    and nothing else.
 
     "TT-421 reads 130.2 °C." and "The trip setting for TT-421 is 128 °C.": the reading learns
     that the one other number about TT-421 is smaller, however many other instruments the
@@ -129,10 +132,10 @@ def linked_comparison(numbers: torch.Tensor, links: torch.Tensor, cfg: ModelConf
     linked = linked * (1 - torch.eye(numbers.shape[1], device=numbers.device))  # (B, L, L): others only
     count = linked.sum(-1, keepdim=True)
     mean = linked / count.clamp_min(1)
-    k = torch.arange(1, cfg.name_links + 1, device=numbers.device, dtype=torch.float32) * math.pi
+    k = torch.arange(1, cfg.name_links + 1, device=numbers.device, dtype=torch.float32) * (math.pi / 2)
     sin, cos = torch.sin(r * k), torch.cos(r * k)  # (B, L, K)
     s, c = mean @ sin, mean @ cos  # means of sin(pi k r_j), cos(pi k r_j) over i's linked numbers
-    return torch.cat([cos * s - sin * c, cos * c + sin * s, (count > 0).float()], -1)
+    return cos * s - sin * c  # sin(a - b) = sin a cos b - cos a sin b
 
 
 @dataclass
@@ -224,9 +227,10 @@ class QuestionLinks:
         allowed = mask.gather(2, index.expand(B, 1, N, L)) if mask.shape[2] > 1 else mask
         scores = (scores + bias.float()[:, None, None] * self.linked).masked_fill(~allowed, float("-inf"))
         out = torch.softmax(scores, -1) @ v.float()  # (B, H, N, D)
-        keep = self.row_valid[:, None, :, None].expand(B, H, N, D)
-        old = a.gather(2, index.expand(B, H, N, D))
-        return a.scatter(2, index.expand(B, H, N, D), torch.where(keep, out.to(a.dtype), old))
+        # padding rows write to a spare position L, cut off after: were they to write to a real
+        # position, as many copies of its gradient would flow back into it as there are padding rows
+        target = torch.where(self.row_valid, self.rows, L)[:, None, :, None].expand(B, H, N, D)
+        return F.pad(a, (0, 0, 0, 1)).scatter(2, target, out.to(a.dtype))[:, :, :L]
 
 
 @dataclass
@@ -365,7 +369,7 @@ class BlockDiffusionModel(nn.Module):
         if cfg.number_relative:
             self._add_rank_outs()
         if cfg.name_links:
-            self.link_proj = nn.Linear(2 * cfg.name_links + 1, cfg.dim, bias=False)
+            self.link_proj = nn.Linear(cfg.name_links, cfg.dim, bias=False)
             self._add_link_biases()
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
@@ -436,7 +440,7 @@ class BlockDiffusionModel(nn.Module):
             raise ValueError(f"the model has the linked comparison already ({k} frequencies)")
         self.cfg = self.cfg.model_copy(update={"name_links": k})
         w = self.word_embeddings.weight
-        self.link_proj = nn.Linear(2 * k + 1, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
+        self.link_proj = nn.Linear(k, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
         nn.init.zeros_(self.link_proj.weight)
         if self.layers[0].link_bias is None:
             self._add_link_biases()

@@ -57,13 +57,17 @@ def test_the_linked_comparison_reads_only_the_numbers_of_sentences_that_share_a_
     cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 64, "number_spread": True, "name_links": 2})
     numbers = torch.tensor([[1, 3, 2, 4, 0]])  # codes 0, 2/3, 1/3, 1
     links = torch.tensor([[1, 1, 2, 2, 1]])     # tokens 0, 1 (and a word) about tag 1; 2, 3 about tag 2
-    f = linked_comparison(numbers, links, cfg)[0]  # (L, 2K + 1)
-    k = torch.tensor([1.0, 2.0]) * torch.pi
+    f = linked_comparison(numbers, links, cfg)[0]  # (L, K)
+    k = torch.tensor([1.0, 2.0]) * torch.pi / 2
     d = torch.tensor(2 / 3)
-    assert torch.allclose(f[0], torch.cat([torch.sin(d * k), torch.cos(d * k), torch.ones(1)]), atol=1e-6)
-    assert torch.allclose(f[1], torch.cat([torch.sin(-d * k), torch.cos(-d * k), torch.ones(1)]), atol=1e-6)
-    assert torch.allclose(f[2, :2], torch.sin((1 - 1 / 3) * k), atol=1e-6)  # its partner, not tag 1's numbers
-    assert torch.equal(f[4], torch.zeros(5))  # not a number
+    assert torch.allclose(f[0], torch.sin(d * k), atol=1e-6)   # its partner is larger
+    assert torch.allclose(f[1], torch.sin(-d * k), atol=1e-6)  # ... smaller: the opposite sign
+    assert torch.allclose(f[2], torch.sin((1 - 1 / 3) * k), atol=1e-6)  # its partner, not tag 1's numbers
+    assert torch.equal(f[4], torch.zeros(2))  # not a number
+    two = linked_comparison(torch.tensor([[2, 1, 0]]), torch.tensor([[1, 1, 1]]), cfg)[0]  # the largest, the smallest
+    assert two[0, 0] == -1 and two[1, 0] == 1  # half frequencies: the ends of 0..1 still tell apart
+    same = linked_comparison(torch.tensor([[2, 2, 1, 1]]), torch.tensor([[1, 1, 2, 2]]), cfg)[0]
+    assert torch.allclose(same, torch.zeros_like(same), atol=1e-6)  # equal to its partner: nothing to say
     alone = linked_comparison(numbers, torch.tensor([[1, 2, 4, 8, 0]]), cfg)[0]
     assert torch.equal(alone, torch.zeros_like(alone))  # no number shares a name with another
 
@@ -126,3 +130,23 @@ def test_a_questions_tokens_read_only_the_sentences_of_its_names_when_the_bias_i
     assert torch.allclose(out[0, 7:], out_other[0, 7:], atol=1e-5)
     assert not torch.allclose(plain[0, 7], plain_other[0, 7], atol=1e-4)  # without links it reads them all
     assert torch.equal(out[0, :7], plain[0, :7])  # other rows are untouched
+
+
+def test_padding_rows_of_question_links_pass_no_gradient():
+    """Rows padded to the batch's longest list of named question tokens must not write into a
+    real position: each copy would send that position's gradient back once more (the first
+    version sent the [CLS] token's as many times as there were padding rows, and a fine-tune
+    fell to chance)."""
+    from decider.engine.model import QuestionLinks
+
+    links = torch.tensor([[1, 1, 2, 1, 1, 0, 0], [1, 2, 2, 1, 1, 1, 1]])
+    segments = torch.tensor([[0, 0, 0, 1, 1, 0, 0], [0, 0, 0, 1, 1, 1, 1]])
+    questions = QuestionLinks.of(links, segments)
+    assert questions.row_valid.tolist() == [[True, True, False, False], [True, True, True, True]]
+    q, k, v, a = (torch.randn(2, 2, 7, 4, requires_grad=True) for _ in range(4))
+    out = questions.attend(a, q, k, v, torch.ones(2, 1, 1, 7, dtype=torch.bool), torch.zeros(2))
+    out.sum().backward()
+    assert torch.equal(a.grad[0, :, [0, 1, 2, 5, 6]], torch.ones(2, 5, 4))  # untouched rows: their own gradient
+    assert torch.equal(a.grad[0, :, [3, 4]], torch.zeros(2, 2, 4))         # recomputed rows: none through `a`
+    plain = torch.softmax(q @ k.transpose(-1, -2) / 2, -1) @ v
+    assert torch.allclose(out[0, :, 3], plain[0, :, 3], atol=1e-6)  # bias zero: the same attention
