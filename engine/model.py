@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
-from decider.kernels import dispatch
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from torch import nn
 
+from decider.kernels import dispatch
 
 class ModelConfig(BaseModel):
     """Hyper-parameters. Defaults are all-MiniLM-L6-v2's, the warm start of decider-small."""
@@ -138,6 +138,19 @@ def linked_comparison(numbers: torch.Tensor, links: torch.Tensor, cfg: ModelConf
     return cos * s - sin * c  # sin(a - b) = sin a cos b - cos a sin b
 
 
+def selected_rows(select: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """(B, L) bool -> (rows, row_valid), each (B, N): the positions where `select` holds, first
+    to last, padded with 0 to the row with the most (row_valid False there); None when none
+    holds. The few rows whose attention RelativeRanks and QuestionLinks recompute."""
+    count = select.sum(1)
+    N = int(count.max()) if select.numel() else 0
+    if N == 0:
+        return None
+    order = torch.argsort(select.to(torch.int8), dim=1, descending=True, stable=True)[:, :N]  # (B, N)
+    row_valid = torch.arange(N, device=select.device) < count[:, None]
+    return order * row_valid, row_valid
+
+
 @dataclass
 class RelativeRanks:
     """How the numbers a number token attends to compare with its own (ModelConfig.number_relative).
@@ -158,18 +171,15 @@ class RelativeRanks:
     @staticmethod
     def of(ranks: torch.Tensor, cfg: ModelConfig) -> RelativeRanks | None:
         """None when no row has a number."""
-        is_number, r = rank_place(ranks, cfg.number_ranks, cfg.number_spread)
-        count = (ranks > 0).sum(1)
-        N = int(count.max()) if ranks.numel() else 0
-        if N == 0:
+        selected = selected_rows(ranks > 0)
+        if selected is None:
             return None
+        rows, row_valid = selected
+        is_number, r = rank_place(ranks, cfg.number_ranks, cfg.number_spread)
         k = torch.arange(1, cfg.number_relative + 1, device=ranks.device, dtype=torch.float32) * math.pi
         values = torch.cat([torch.sin(r * k), torch.cos(r * k)], -1) * is_number  # (B, L, 2K)
-        order = torch.argsort((ranks > 0).to(torch.int8), dim=1, descending=True, stable=True)[:, :N]  # (B, N)
-        row_valid = (torch.arange(N, device=ranks.device) < count[:, None]).float()
-        rows = order * row_valid.long()
         own = values.gather(1, rows[..., None].expand(-1, -1, values.shape[-1]))
-        return RelativeRanks(values[:, None], rows, own[:, None], row_valid[:, None, :, None])
+        return RelativeRanks(values[:, None], rows, own[:, None], row_valid.float()[:, None, :, None])
 
     def read(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool -> (B, L, H * 2K), fp32,
@@ -205,14 +215,10 @@ class QuestionLinks:
     @staticmethod
     def of(links: torch.Tensor, segments: torch.Tensor) -> QuestionLinks | None:
         """links, segments (B, L); None when no question token carries a name."""
-        named = (segments > 0) & (links != 0)
-        count = named.sum(1)
-        N = int(count.max()) if named.numel() else 0
-        if N == 0:
+        selected = selected_rows((segments > 0) & (links != 0))
+        if selected is None:
             return None
-        order = torch.argsort(named.to(torch.int8), dim=1, descending=True, stable=True)[:, :N]  # (B, N)
-        row_valid = torch.arange(N, device=links.device) < count[:, None]
-        rows = order * row_valid
+        rows, row_valid = selected
         linked = (links.gather(1, rows)[:, :, None] & links[:, None, :]) != 0  # (B, N, L)
         return QuestionLinks(rows, row_valid, (linked & row_valid[..., None])[:, None])
 

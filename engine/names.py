@@ -4,9 +4,10 @@
 for TT-421 is 128 °C.": to compare the two numbers a model must first find which sentences speak
 of the same thing. Learned attention does that slowly and, among several look-alike tags, not
 at all (bench/number_probe.py --distractors 3). So every prefix token carries the set of names
-its sentence mentions, as a bit mask, and the model adds a learned per-head bias to attention
-between tokens whose sentences share a name (`engine.model.ModelConfig.name_links`): one hop
-from a reading to its set point, from "Is Bob red?" to every sentence about Bob.
+its sentence mentions, as a bit mask, and the model (`engine.model.ModelConfig.name_links`)
+tells every number how it compares with the numbers of the sentences that share a name with
+its own, and lets a question's tokens attend, with a learned bias, to the sentences that share
+their names: from "Is TT-421 above its trip?" to TT-421's reading and set point in one hop.
 
 A name: a word with letters and digits (tags "FT-204", "P-7B", "HX-3"; not ordinals such as
 "3rd"), or a word written with a capital letter somewhere other than at the start of a sentence
@@ -28,7 +29,12 @@ WORD = re.compile(r"[A-Za-z0-9]+(?:[-_/][A-Za-z0-9]+)*")
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 # capitalised words that are not names wherever they stand (headings, "I", units)
-NOT_NAMES = frozenset(["a", "an", "the", "i", "if", "and", "or", "but", "not", "no", "yes", "true", "false", "is", "are", "was", "were", "be", "it", "its", "this", "that", "these", "those", "all", "any", "each", "every", "some", "none", "when", "where", "while", "unless", "except", "otherwise", "then", "than", "so", "as", "at", "by", "for", "from", "in", "into", "of", "on", "onto", "to", "with", "within", "without", "under", "over", "above", "below", "after", "before", "during", "until", "note", "status", "notes"])
+NOT_NAMES = frozenset("""
+    a an the i if and or but not no yes true false is are was were be it its this that these those
+    all any each every some none when where while unless except otherwise then than so as at by for
+    from in into of on onto to with within without under over above below after before during until
+    note status notes
+""".split())  # noqa: SIM905
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

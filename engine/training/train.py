@@ -84,8 +84,8 @@ class TrainConfig(BaseModel):
     number_relative: int = Field(0, ge=0, description="give a model without it the number comparison term in "
                                  "attention (ModelConfig.number_relative), this many frequencies; 0 = keep")
     number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection, the comparison term "
-                                         "and the linked comparison start from zero in a trained model: they learn at this multiple of "
-                                         "the learning rate")
+                                         "and the linked comparison start from zero in a trained model: they "
+                                         "learn at this multiple of the learning rate")
     name_links: int = Field(0, ge=0, description="give a model without them the linked comparison of numbers "
                             "and the question tokens' link bias (ModelConfig.name_links), this many frequencies, "
                             "starting at zero; 0 = keep")
