@@ -140,7 +140,8 @@ class DeciderServer:
         s = self.settings
 
         def build() -> EngineCore:  # runs on the engine thread, like every step after it
-            core = build_engine(s.checkpoint, device=s.device, precision=s.precision, max_running=s.max_running,
+            core = build_engine(s.checkpoint, device=s.device, precision=s.precision, runtime=s.runtime,
+                                max_running=s.max_running,
                                 prefix_cache_bytes=s.prefix_cache_mb * 2**20)
             if s.self_test:
                 self_test(core)
@@ -151,6 +152,7 @@ class DeciderServer:
         self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step, max_wait_s=s.max_queue_wait_s or None,
                                    on_failure=lambda e: self.loop.call_soon_threadsafe(self._engine_failed, e))
         core = self.runner.start()
+        log.info("engine ready", precision=core.precision, runtime=core.runtime, note=core.runtime_note or None)
         self.service.attach(self.runner, model_info(core, backend_name(core.device)))
 
     def _engine_failed(self, error: BaseException) -> None:

@@ -33,6 +33,10 @@ class ServerSettings(BaseSettings):
     precision: Literal["auto", "fp32", "bf16"] = Field(
         "auto", description="'auto': bf16 on CUDA and on CPUs whose bf16 is fast and batch-invariant, else "
                             "fp32; 'fp32' or 'bf16' to force one")
+    runtime: Literal["auto", "torch", "onnxruntime"] = Field(
+        "auto", description="what runs the model's passes: 'auto' = ONNX Runtime where the engine runs fp32 on a "
+                            "CPU and the model exports (exported at start-up, cached in DECIDER_CACHE_DIR), else "
+                            "torch; 'torch' or 'onnxruntime' to force one")
     max_queue: int = Field(256, ge=1, description="requests admitted at once (waiting + running); more get "
                                                   "RESOURCE_EXHAUSTED so that callers back off")
     max_queue_wait_s: float = Field(0.25, ge=0, description="a request that would wait longer than this for the "

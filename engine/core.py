@@ -29,6 +29,7 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import torch
 from pydantic import BaseModel, Field
@@ -38,6 +39,7 @@ from decider.engine.constraints import ConstraintSet
 from decider.engine.decode import Batch
 from decider.engine.device import Precision, autocast_for, resolve_device, serving_precision
 from decider.engine.model import PackedPrefixKV, PrefixKV
+from decider.engine import onnx_passes
 from decider.engine.packed import fuse_qkv, pack_linears
 from decider.engine.prefix_cache import PrefixCache, prefix_key
 from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, SlotAnswer, Timings,
@@ -59,6 +61,11 @@ class EngineConfig(BaseModel):
                                  "'bf16' to force one")
     packed_weights: bool = Field(True, description="bf16 on a CPU: oneDNN packs the linear layers' weights once "
                                  "(engine/packed.py; the same bits as unpacked, faster at small batches)")
+    runtime: Literal["auto", "torch", "onnxruntime"] = Field(
+        "auto", description="what runs the model's passes. 'auto': ONNX Runtime where the engine runs fp32 on a "
+                            "CPU and the model exports (its passes are exported when the engine starts, "
+                            "engine/onnx_passes.py), else torch; 'torch' or 'onnxruntime' (fp32 on a CPU) to "
+                            "force one")
 
 
 @dataclass
@@ -120,6 +127,8 @@ class EngineCore:
         self.temperature = ckpt.temperature  # fitted on held-out sets; the eval sets 1.0 to fit it
         self.backend = dispatch.backend_name(self.device)
         self.precision = serving_precision(self.device, self.config.precision)
+        if self.config.runtime == "onnxruntime" and self.config.precision == "auto":
+            self.precision = "fp32"  # what ONNX Runtime runs
         # bf16 on a CPU: the weights are cast once (no autocast), and every request's prefix pass
         # and block attention run at its own length, so its bits never depend on its batch
         self.exact = self.device.type == "cpu" and self.precision == "bf16"
@@ -129,11 +138,29 @@ class EngineCore:
             if self.config.packed_weights:
                 fuse_qkv(self.model)
                 self.packed_layers = pack_linears(self.model)
+        self.runtime_note = ""  # why 'auto' fell back to torch, when it did
+        self.runtime = self._start_runtime()
         self.waiting: list[RequestState] = []
         self.cohorts: list[Cohort] = []
         self.by_id: dict[str, RequestState] = {}
         self._ids = itertools.count()
         self.steps = 0
+
+    def _start_runtime(self) -> str:
+        """ONNX Runtime where it was asked for, or where 'auto' finds the engine running fp32 on a
+        CPU with a model that exports (faster there, docs/BENCHMARKS.md); torch otherwise."""
+        asked = self.config.runtime
+        if asked == "torch" or (asked == "auto" and not (self.device.type == "cpu" and self.precision == "fp32"
+                                                         and onnx_passes.available())):
+            return "torch"
+        try:
+            self.model = onnx_passes.OnnxPasses(self.model)
+        except Exception as e:  # OnnxUnsupported says what to use instead
+            if asked == "onnxruntime":
+                raise
+            self.runtime_note = f"runtime auto chose torch: {e}"
+            return "torch"
+        return "onnxruntime"
 
     def _autocast(self):
         """bf16 autocast where the engine runs bf16 on fp32 weights (CUDA); a no-op otherwise."""

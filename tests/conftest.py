@@ -1,12 +1,19 @@
 """Shared fixtures: the shipped tokenizer, a tiny random model, the shipped checkpoint."""
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import torch
 
 # Triton kernels run in Triton's interpreter where there is no GPU (set before triton loads)
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
+
+# graphs exported for ONNX Runtime (engine/onnx_passes.py) go to this run's own folder
+os.environ["DECIDER_CACHE_DIR"] = tempfile.mkdtemp(prefix="decider-test-cache-")
+atexit.register(shutil.rmtree, os.environ["DECIDER_CACHE_DIR"], ignore_errors=True)
 
 import sys
 from pathlib import Path

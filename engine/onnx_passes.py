@@ -1,0 +1,263 @@
+"""decider-small's two passes in ONNX Runtime, for the fp32 CPU engine.
+
+Eager torch pays for every op it launches: a batch-1 block pass is about 130 ops, most of
+them small, and takes several times the time its weights take to read. ONNX Runtime runs the
+same graph from one call, with its own fusions (docs/BENCHMARKS.md measures the two side by
+side). `OnnxPasses` exports the model's prefix and block passes with torch's exporter when
+the engine starts (never on a request), checks that ONNX Runtime's outputs agree with the
+torch model's on a probe batch, and then stands in for the model in the engine: the same
+`prefix_forward` / `block_forward` / `answer_vectors`, torch tensors in and out. The torch
+model stays the reference; answer vectors (an embedding lookup) still come from it.
+
+fp32 only: it is the reference precision, and the CPU engine's bf16 path exists for the
+CPUs where bf16 matmuls are fast in torch. Batch, prefix length and slot count are dynamic.
+Checkpoints with the number comparison term or name links select rows by their data
+(RelativeRanks, QuestionLinks) and do not export; they run on torch.
+
+Exporting takes seconds (most of it the exporter's own work, whatever the model's size), so
+the graphs are kept in a cache folder (`DECIDER_CACHE_DIR`, default ~/.cache/decider) under a
+key of the weights, the config and the versions of torch and onnxruntime: a server that
+restarts with the same checkpoint loads them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import time
+import warnings
+from pathlib import Path
+
+import structlog
+import torch
+from torch import nn
+
+from decider.engine.model import BlockDiffusionModel, PrefixKV
+
+log = structlog.get_logger("decider.engine.onnx_passes")
+
+AGREEMENT = 1e-3  # largest |logit| difference to the torch model on the probe batch (fp32: ~1e-5)
+GRAPH_VERSION = 1  # bump when the exported passes change, so that cached graphs are not reused
+
+
+def cache_dir() -> Path:
+    """Where exported graphs are kept: $DECIDER_CACHE_DIR/onnx, default ~/.cache/decider/onnx."""
+    root = os.environ.get("DECIDER_CACHE_DIR") or Path.home() / ".cache" / "decider"
+    return Path(root) / "onnx"
+
+
+class OnnxUnsupported(ValueError):
+    """This model or setting cannot run on ONNX Runtime; the message says what to use instead."""
+
+
+def available() -> bool:
+    """Whether onnxruntime and torch's ONNX exporter (onnxscript) are installed."""
+    try:
+        import onnxruntime  # noqa: F401
+        import onnxscript  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def graph_key(model: BlockDiffusionModel) -> str:
+    """sha256 of the model's weights and config and of what exports and runs them."""
+    import onnxruntime
+
+    h = hashlib.sha256(json.dumps([model.cfg.model_dump(), torch.__version__, onnxruntime.__version__,
+                                   GRAPH_VERSION], sort_keys=True, default=str).encode())
+    for name, t in sorted(model.state_dict().items()):
+        h.update(name.encode())
+        h.update(t.detach().contiguous().view(torch.uint8).numpy().tobytes())
+    return h.hexdigest()[:32]
+
+
+def check_supported(model: nn.Module) -> None:
+    """Raise OnnxUnsupported unless `model` is an fp32 CPU BlockDiffusionModel that exports."""
+    if not available():
+        raise OnnxUnsupported("runtime 'onnxruntime' needs the onnxruntime and onnxscript packages "
+                              "(pip install onnxruntime onnxscript)")
+    if type(model) is not BlockDiffusionModel:
+        raise OnnxUnsupported(f"runtime 'onnxruntime' runs decider's own model family, not {type(model).__name__}; "
+                              "use runtime 'torch'")
+    cfg = model.cfg
+    if cfg.number_relative or cfg.name_links:
+        raise OnnxUnsupported("runtime 'onnxruntime': this checkpoint's number comparison term or name links "
+                              "(number_relative, name_links) pick rows by their data and do not export; "
+                              "use runtime 'torch'")
+    w = model.word_embeddings.weight
+    if w.device.type != "cpu" or w.dtype != torch.float32:
+        raise OnnxUnsupported(f"runtime 'onnxruntime' runs fp32 on a CPU; the model is {w.dtype} on {w.device.type} "
+                              "(use precision 'fp32' and device 'cpu', or runtime 'torch')")
+
+
+class _PrefixPass(nn.Module):
+    def __init__(self, model: BlockDiffusionModel):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids, valid, segments, numbers):
+        kv = self.model.prefix_forward(ids, valid, segments, numbers)
+        return (*kv.k, *kv.v)
+
+
+class _BlockPass(nn.Module):
+    def __init__(self, model: BlockDiffusionModel):
+        super().__init__()
+        self.model = model
+
+    def forward(self, answers, positions, slot_valid, choices, prefix_valid, kv):
+        n = self.model.cfg.n_layers
+        return self.model.block_forward(answers, positions, slot_valid,
+                                        PrefixKV(list(kv[:n]), list(kv[n:]), prefix_valid), choices)
+
+
+def _probe(model: BlockDiffusionModel, B: int = 2, L: int = 9, S: int = 3) -> tuple[tuple, tuple]:
+    """Inputs of both passes for a small padded batch (sizes above 1, so that the exporter keeps
+    every dimension dynamic) and the torch model's outputs on them."""
+    cfg, g = model.cfg, torch.Generator().manual_seed(0)
+    ids = torch.randint(1000, cfg.vocab_size, (B, L), generator=g)
+    valid = torch.ones(B, L, dtype=torch.bool)
+    valid[1, L - 3:] = False
+    segments = torch.zeros(B, L, dtype=torch.long)
+    segments[:, L // 2:] = 1
+    numbers = torch.zeros(B, L, dtype=torch.long)
+    numbers[:, 2] = 1
+    numbers[0, 4] = 2
+    prefix_in = (ids, valid, segments, numbers)
+    answers = torch.full((B, S), model.mask_token)
+    answers[0, 0] = 0
+    positions = torch.arange(L, L + S).repeat(B, 1)
+    slot_valid = torch.ones(B, S, dtype=torch.bool)
+    slot_valid[1, -1] = False
+    option_ids = torch.randint(1000, cfg.vocab_size, (B, S, cfg.n_answers - 2, 2), generator=g)
+    option_len = torch.ones(B, S, cfg.n_answers - 2, dtype=torch.long)
+    with torch.no_grad():
+        kv = model.prefix_forward(*prefix_in)
+        choices = model.answer_vectors(option_ids, option_len)
+    return prefix_in, (answers, positions, slot_valid, choices, valid, (*kv.k, *kv.v))
+
+
+class OnnxPasses:
+    """The engine's model on ONNX Runtime (see the module docstring). `threads`: ONNX Runtime's
+    intra-op threads (default torch's)."""
+
+    def __init__(self, model: BlockDiffusionModel, threads: int | None = None):
+        check_supported(model)
+        t0 = time.perf_counter()
+        self.reference = model.eval()
+        self.cfg = model.cfg
+        prefix_in, block_in = _probe(model)
+        graphs = self._cached(model)
+        self.from_cache = graphs is not None
+        try:
+            self._start(*(graphs or self._export_both(model, prefix_in, block_in)), threads, prefix_in, block_in)
+        except Exception:
+            if not self.from_cache:
+                raise
+            log.warning("cached onnx graphs failed to load or to agree; exporting again", folder=str(self._folder))
+            self.from_cache = False
+            self._start(*self._export_both(model, prefix_in, block_in), threads, prefix_in, block_in)
+        self.build_s = time.perf_counter() - t0
+        log.info("onnxruntime passes ready", seconds=round(self.build_s, 1), cached=self.from_cache)
+
+    def _cached(self, model: BlockDiffusionModel) -> tuple[bytes, bytes] | None:
+        """The two passes' graphs from the cache folder, or None."""
+        self._folder = cache_dir() / graph_key(model)
+        paths = self._folder / "prefix.onnx", self._folder / "block.onnx"
+        return (paths[0].read_bytes(), paths[1].read_bytes()) if all(p.is_file() for p in paths) else None
+
+    def _export_both(self, model: BlockDiffusionModel, prefix_in: tuple, block_in: tuple) -> tuple[bytes, bytes]:
+        """Export the two passes and keep them in the cache folder."""
+        B, L, S = (torch.export.Dim(n, min=1, max=m) for n, m in (("B", 4096), ("L", self.cfg.max_position),
+                                                                   ("S", self.cfg.max_questions)))
+        graphs = (self._export(_PrefixPass(model), prefix_in, ({0: B, 1: L},) * 4),
+                  self._export(_BlockPass(model), block_in,
+                               ({0: B, 1: S}, {0: B, 1: S}, {0: B, 1: S}, {0: B, 1: S}, {0: B, 1: L},
+                                ({0: B, 2: L},) * (2 * self.cfg.n_layers))))
+        try:  # written whole, then renamed: a reader never sees half a graph
+            self._folder.mkdir(parents=True, exist_ok=True)
+            for name, graph in zip(("prefix", "block"), graphs):
+                tmp = self._folder / f"{name}.{os.getpid()}.tmp"
+                tmp.write_bytes(graph)
+                tmp.replace(self._folder / f"{name}.onnx")
+        except OSError as e:  # a read-only home: export again next time
+            log.warning("could not cache the exported onnx graphs", folder=str(self._folder), error=str(e))
+        return graphs
+
+    def _start(self, prefix_graph: bytes, block_graph: bytes, threads: int | None, prefix_in: tuple,
+               block_in: tuple) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or torch.get_num_threads()
+        options.inter_op_num_threads = 1
+        # the engine's own torch ops run between passes on torch's threads: ONNX Runtime's must
+        # not spin on the same cores meanwhile
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        cpu = ["CPUExecutionProvider"]
+        self._prefix = ort.InferenceSession(prefix_graph, options, providers=cpu)
+        self._block = ort.InferenceSession(block_graph, options, providers=cpu)
+        self._prefix_names = [i.name for i in self._prefix.get_inputs()]
+        self._block_names = [i.name for i in self._block.get_inputs()]
+        self._check(prefix_in, block_in)
+
+    @staticmethod
+    def _export(module: nn.Module, inputs: tuple, shapes: tuple) -> bytes:
+        # the exporter reports its progress on stdout and warns about its own internals
+        with torch.no_grad(), contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            program = torch.onnx.export(module, inputs, dynamo=True, dynamic_shapes=shapes, optimize=True,
+                                        verbose=False)
+        buf = io.BytesIO()
+        program.save(buf)
+        return buf.getvalue()
+
+    def _check(self, prefix_in: tuple, block_in: tuple) -> None:
+        """Both passes against the torch model on the probe batch (padding included)."""
+        with torch.no_grad():
+            kv = self.reference.prefix_forward(*prefix_in)
+            ours = self.prefix_forward(*prefix_in)
+            answers, positions, slot_valid, choices = block_in[:4]
+            want = self.reference.block_forward(answers, positions, slot_valid, kv, choices)
+            got = self.block_forward(answers, positions, slot_valid, ours, choices)
+        keep = prefix_in[1][:, None, :, None]  # padded positions' K/V are never read
+        diff = max(float(((a - b) * keep).abs().max()) for a, b in zip((*kv.k, *kv.v), (*ours.k, *ours.v)))
+        diff = max(diff, float((want - got).abs().max()))
+        if diff > AGREEMENT:
+            raise OnnxUnsupported(f"runtime 'onnxruntime': the exported passes differ from the torch model by "
+                                  f"{diff:.2g} on the probe batch (allowed {AGREEMENT}); use runtime 'torch'")
+
+    # -- the model's interface, as the engine calls it
+    @property
+    def mask_token(self) -> int:
+        return self.reference.mask_token
+
+    def parameters(self):
+        return self.reference.parameters()
+
+    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
+        return self.reference.answer_vectors(option_ids, option_len)
+
+    def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
+                       numbers: torch.Tensor | None = None, links: torch.Tensor | None = None) -> PrefixKV:
+        inputs = {"ids": ids, "valid": valid, "segments": segments,
+                  "numbers": torch.zeros_like(ids) if numbers is None else numbers}
+        out = [torch.from_numpy(a) for a in self._prefix.run(None, _feeds(self._prefix_names, inputs))]
+        n = self.cfg.n_layers
+        return PrefixKV(out[:n], out[n:], valid)
+
+    def block_forward(self, answers: torch.Tensor, positions: torch.Tensor, slot_valid: torch.Tensor,
+                      prefix: PrefixKV, choices: torch.Tensor) -> torch.Tensor:
+        inputs = {"answers": answers, "positions": positions, "slot_valid": slot_valid, "choices": choices,
+                  "prefix_valid": prefix.valid, **{f"kv_{i}": t for i, t in enumerate((*prefix.k, *prefix.v))}}
+        return torch.from_numpy(self._block.run(None, _feeds(self._block_names, inputs))[0])
+
+
+def _feeds(names: list[str], inputs: dict[str, torch.Tensor]) -> dict:
+    """The graph's inputs by name (the exporter drops inputs a model does not read, such as
+    `numbers` without number ranks), as numpy arrays sharing the tensors' memory."""
+    return {name: inputs[name].contiguous().numpy() for name in names}

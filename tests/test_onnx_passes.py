@@ -1,0 +1,124 @@
+"""The ONNX Runtime passes (engine/onnx_passes.py) against the torch model they are exported
+from: the same answers, confidences within fp32 rounding, in batches and alone; the graph
+cache; clear errors where a model or setting cannot run on it; a real server on it."""
+
+import pytest
+import torch
+from decider_client import DeciderClient
+from sample_requests import CHAINED
+from server_util import ServerThread
+
+from decider.cli import EXAMPLE
+from decider.convert import pb_from_json
+from decider.engine import onnx_passes
+from decider.engine.checkpoint import random_init
+from decider.engine.core import build_engine
+from decider.engine.model import PRESETS
+from decider.engine.onnx_passes import OnnxPasses, OnnxUnsupported
+from decider.engine.request import as_request
+from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_sets
+
+pytestmark = pytest.mark.skipif(not onnx_passes.available(), reason="onnxruntime is not installed")
+
+
+def _requests(n: int) -> list:
+    return [as_request(s.context, s.questions) for s in make_sets(CorpusSpec(split="validation", mix=V2_MIX), n)]
+
+
+def _same_decisions(a, b, tolerance: float = 1e-4) -> None:
+    for x, y in zip(a, b, strict=True):
+        assert [s.answer for s in x.answers] == [s.answer for s in y.answers]
+        assert [s.step for s in x.answers] == [s.step for s in y.answers]
+        for s, t in zip(x.answers, y.answers):
+            assert abs(s.confidence - t.confidence) <= tolerance
+
+
+@pytest.fixture()
+def numbers_model(tokenizer_path):
+    """A tiny random model with number ranks (the prefix graph reads them)."""
+    cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 16, "number_spread": True})
+    ckpt = random_init(cfg, tokenizer_path, seed=3)
+    ckpt.model.eval()
+    return ckpt
+
+
+def test_onnxruntime_decides_as_torch_fp32_does(numbers_model):
+    onnx = build_engine(numbers_model, precision="fp32", runtime="onnxruntime", prefix_cache_bytes=0)
+    torch_ = build_engine(numbers_model, precision="fp32", runtime="torch", prefix_cache_bytes=0)
+    assert (onnx.runtime, torch_.runtime) == ("onnxruntime", "torch")
+    requests = _requests(12)
+    _same_decisions(onnx.decide(requests), torch_.decide(requests))  # one batch of mixed lengths
+    for r in requests[:4]:  # alone (batch 1)
+        _same_decisions(onnx.decide([r]), torch_.decide([r]))
+
+
+def test_passes_agree_with_the_model_at_any_batch_and_length(numbers_model):
+    model = numbers_model.model
+    passes = OnnxPasses(model)
+    g = torch.Generator().manual_seed(1)
+    for B, L, S in ((1, 5, 1), (3, 40, 8), (2, 17, 4)):
+        ids = torch.randint(1000, 30000, (B, L), generator=g)
+        valid = torch.ones(B, L, dtype=torch.bool)
+        valid[-1, L // 2:] = False
+        segments = torch.zeros(B, L, dtype=torch.long)
+        numbers = torch.randint(0, 3, (B, L), generator=g)
+        with torch.no_grad():
+            want, got = model.prefix_forward(ids, valid, segments, numbers), passes.prefix_forward(ids, valid, segments, numbers)
+            for a, b in zip((*want.k, *want.v), (*got.k, *got.v)):
+                torch.testing.assert_close(a * valid[:, None, :, None], b * valid[:, None, :, None], atol=1e-4, rtol=1e-4)
+            answers = torch.full((B, S), model.mask_token)
+            answers[0, 0] = 1
+            positions = torch.arange(L, L + S).repeat(B, 1)
+            slot_valid = torch.ones(B, S, dtype=torch.bool)
+            choices = torch.randn(B, S, model.cfg.n_answers, model.cfg.dim, generator=g)
+            torch.testing.assert_close(passes.block_forward(answers, positions, slot_valid, got, choices),
+                                       model.block_forward(answers, positions, slot_valid, want, choices),
+                                       atol=1e-4, rtol=1e-4)
+
+
+def test_exported_graphs_are_cached_and_a_broken_cache_is_replaced(numbers_model, tokenizer_path, tmp_path,
+                                                                  monkeypatch):
+    monkeypatch.setenv("DECIDER_CACHE_DIR", str(tmp_path))
+    first = OnnxPasses(numbers_model.model)
+    assert not first.from_cache and sorted(p.name for p in tmp_path.rglob("*.onnx")) == ["block.onnx", "prefix.onnx"]
+    again = OnnxPasses(numbers_model.model)
+    assert again.from_cache and again.build_s < first.build_s
+    next(tmp_path.rglob("block.onnx")).write_bytes(b"not a graph")
+    repaired = OnnxPasses(numbers_model.model)
+    assert not repaired.from_cache
+    _same_decisions(build_engine(numbers_model, precision="fp32", runtime="onnxruntime").decide([CHAINED]),
+                    build_engine(numbers_model, precision="fp32", runtime="torch").decide([CHAINED]))
+    other = random_init(numbers_model.model.cfg, tokenizer_path, seed=4)  # other weights, other key
+    assert onnx_passes.graph_key(other.model) != onnx_passes.graph_key(numbers_model.model)
+
+
+def test_what_cannot_run_on_onnxruntime_says_what_to_use(tokenizer_path, tiny):
+    linked = random_init(PRESETS["tiny"].model_copy(update={"number_ranks": 16, "name_links": 2}), tokenizer_path)
+    with pytest.raises(OnnxUnsupported, match="name links.*use runtime 'torch'"):
+        build_engine(linked, precision="fp32", runtime="onnxruntime")
+    auto = build_engine(linked, precision="fp32")  # auto: torch, and why
+    assert auto.runtime == "torch" and "name links" in auto.runtime_note
+    with pytest.raises(OnnxUnsupported, match="runs fp32 on a CPU"):
+        build_engine(tiny, precision="bf16", runtime="onnxruntime")
+    with pytest.raises(ValueError, match="runtime"):
+        build_engine(tiny, runtime="tensorrt")
+
+
+def test_auto_runs_onnxruntime_where_the_engine_runs_fp32_on_a_cpu(tiny):
+    assert build_engine(tiny, precision="fp32").runtime == "onnxruntime"
+    assert build_engine(tiny, precision="bf16").runtime == "torch"  # bf16 stays on torch
+    assert build_engine(tiny, precision="fp32", runtime="onnxruntime").precision == "fp32"
+    assert build_engine(tiny, runtime="onnxruntime").precision == "fp32"  # precision auto: what it runs
+
+
+def test_server_on_onnxruntime_answers_as_the_torch_engine(shipped):
+    """A real server on 127.0.0.1 with the shipped model on ONNX Runtime (exported at start-up,
+    before SERVING; the self-test decision runs on it)."""
+    request = {"context": EXAMPLE["context"], "questions": CHAINED["questions"]}
+    reference = build_engine(shipped, precision="fp32", runtime="torch").decide([request])[0]
+    with ServerThread(runtime="onnxruntime", self_test=True) as srv, DeciderClient(srv.target) as c:
+        assert c.model_info().precision == "fp32"
+        got = c.decide_request(pb_from_json(request))
+    assert [a.choice for a in got.answers] == [a.answer for a in reference.answers]
+    for a, b in zip(got.answers, reference.answers):
+        assert abs(a.confidence - b.confidence) < 1e-4
