@@ -3,6 +3,7 @@ box asking one decision at a time gets.
 
     python bench/edge_latency.py [--calls 60] [--json docs/eval/edge_latency.json] [--markdown]
                                  [--checkpoint DIR]  (default: the shipped decider-small) [--cold]
+                                 [--agree-sets 200]
 
 For 8-question test-split sets with prefixes of about 100 and about 240 tokens (prefix cache
 off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.decide([r])`,
@@ -19,7 +20,9 @@ prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterM
 CPU's best matmul rate (fp32 and, where fast, bf16, 2048^3); the floor (FLOPs / best rate) and
 p50 / floor; this process's memory read rate and the block pass's weight bytes over it (a
 batch-1 block pass reads every layer's weights for 8 rows: a bandwidth floor, not a FLOP one).
-CPU model and flags go into the output.
+Then the runtimes side by side (compare_runtimes): torch in the engine's precision, torch fp32
+and ONNX Runtime fp32, batch 1 and 32 sets at once, and how often ONNX Runtime's answers equal
+torch fp32's. CPU model and flags go into the output.
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ from stats import pct
 from torch.utils.flop_counter import FlopCounterMode
 
 from decider.convert import pb_from_json
-from decider.engine.core import build_engine
+from decider.engine import onnx_passes
+from decider.engine.core import EngineCore, build_engine
 from decider.engine.decode import Batch
 from decider.engine.device import bf16_is_fast
 from decider.engine.request import as_request
@@ -101,25 +105,68 @@ def _time(fn) -> float:
     return time.perf_counter() - t0
 
 
+def compare_runtimes(engine: EngineCore, groups: dict, calls: int, agree_sets: int) -> dict:
+    """In-process, side by side in this run: torch in the engine's precision, torch fp32 and
+    ONNX Runtime fp32 (engine/onnx_passes.py). Batch-1 p50 per prefix size (alternated call by
+    call, each after one untimed call), 32 v2 test sets at once (sets/s, best of 2), and how
+    often ONNX Runtime's answers equal torch fp32's on `agree_sets` v2 test sets."""
+    ways = {f"torch {engine.precision}": build_engine(engine.ckpt, precision=engine.precision, runtime="torch",
+                                                      prefix_cache_bytes=0, max_running=32)}
+    ways["torch fp32"] = build_engine(engine.ckpt, precision="fp32", runtime="torch", prefix_cache_bytes=0,
+                                      max_running=32)
+    ways["onnxruntime fp32"] = build_engine(engine.ckpt, precision="fp32", runtime="onnxruntime",
+                                            prefix_cache_bytes=0, max_running=32)
+    out = {"batch1_p50_ms": {}, "batch32_sets_per_s": {}}
+    for tokens, sets in groups.items():
+        requests = [as_request(s.context, s.questions) for s in sets]
+        times = {name: [] for name in ways}
+        for k in range(calls):
+            for name, e in ways.items():
+                e.decide([requests[k % len(requests)]])
+                times[name].append(_time(lambda: e.decide([requests[k % len(requests)]])) * 1e3)
+        out["batch1_p50_ms"][tokens] = {name: round(statistics.median(t), 2) for name, t in times.items()}
+        print(json.dumps({"runtimes_batch1_p50_ms": {tokens: out["batch1_p50_ms"][tokens]}}), flush=True)
+    batch = [as_request(s.context, s.questions) for s in make_sets(CorpusSpec(split="test", mix=V2_MIX), 32)]
+    for name, e in ways.items():
+        out["batch32_sets_per_s"][name] = round(max(len(batch) / _time(lambda: e.decide(batch)) for _ in range(2)), 2)
+    same = total = 0
+    worst = 0.0
+    sets = make_sets(CorpusSpec(split="test", mix=V2_MIX), agree_sets)
+    for s in sets:
+        r = as_request(s.context, s.questions)
+        (a,), (b,) = ways["torch fp32"].decide([r]), ways["onnxruntime fp32"].decide([r])
+        for x, y in zip(a.answers, b.answers):
+            total += 1
+            same += x.answer == y.answer
+            worst = max(worst, abs(x.confidence - y.confidence))
+    out["agreement"] = {"sets": len(sets), "questions": total, "same_answer": round(same / total, 4),
+                        "max_confidence_diff": float(f"{worst:.2g}")}
+    print(json.dumps({"runtimes": {k: out[k] for k in ("batch32_sets_per_s", "agreement")}}), flush=True)
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--calls", type=int, default=60)
     p.add_argument("--json", type=Path)
     p.add_argument("--markdown", action="store_true")
     p.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
+    p.add_argument("--agree-sets", type=int, default=200, help="v2 test sets on which ONNX Runtime's answers "
+                   "are compared with torch fp32's")
     p.add_argument("--cold", action="store_true", help="no untimed call after a switch between this process "
                    "and the server: every timed call starts with the caches the other process left")
     args = p.parse_args()
     engine = build_engine(args.checkpoint, prefix_cache_bytes=0, max_running=32)
-    plain = build_engine(engine.ckpt, precision=engine.precision, prefix_cache_bytes=0, packed_weights=False,
-                         max_running=32)
+    plain = build_engine(engine.ckpt, precision=engine.precision, runtime="torch", prefix_cache_bytes=0,
+                         packed_weights=False, max_running=32)
     model, tok = engine.model, engine.tok
     rates = {"fp32": best_matmul(torch.float32)}
     if bf16_is_fast("cpu"):
         rates["bf16"] = best_matmul(torch.bfloat16)
     bandwidth = read_bandwidth()
     weights = block_weight_bytes(plain.model)  # packed weights are opaque to numel()
-    report = {"cpu": cpu(), "torch": torch.__version__, "precision": engine.precision, "cold": args.cold,
+    report = {"cpu": cpu(), "torch": torch.__version__, "precision": engine.precision, "runtime": engine.runtime,
+              "cold": args.cold,
               "model": f"{engine.ckpt.name} {engine.ckpt.version} ({model.cfg.n_layers} layers)",
               "packed_layers": engine.packed_layers,
               "matmul_gflops": {k: round(v, 1) for k, v in rates.items()}, "read_gbs": round(bandwidth, 1),
@@ -192,6 +239,8 @@ def main() -> int:
                 rates[name].append(len(batch) / _time(lambda: e.decide(batch)))
         report["batch32_sets_per_s"] = {k: round(statistics.median(v), 2) for k, v in rates.items()}
         print(json.dumps({"batch32_sets_per_s": report["batch32_sets_per_s"]}), flush=True)
+    if onnx_passes.available():
+        report["runtimes"] = compare_runtimes(engine, groups, args.calls // 2, args.agree_sets)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     if args.markdown:
@@ -211,6 +260,18 @@ def main() -> int:
                   f"{r['grpc_transport_p50_ms']} / {r['grpc_handler_over_engine_p50_ms']} ms | {r['p50_over_floor']}x | "
                   f"{r['prefix_pass_ms']} ms | {r['block_pass_ms']} ms | "
                   f"{r['unpacked_p50_ms'] if r['unpacked_p50_ms'] is not None else '-'} ms |")
+        if "runtimes" in report:
+            rt = report["runtimes"]
+            names = list(rt["batch32_sets_per_s"])
+            print("\n| runtime | " + " | ".join(f"batch-1 p50, {t} tokens" for t in rt["batch1_p50_ms"])
+                  + " | 32 sets at once |")
+            print("|---|" + "---|" * (len(rt["batch1_p50_ms"]) + 1))
+            for name in names:
+                print(f"| {name} | " + " | ".join(f"{row[name]} ms" for row in rt["batch1_p50_ms"].values())
+                      + f" | {rt['batch32_sets_per_s'][name]} sets/s |")
+            a = rt["agreement"]
+            print(f"\nONNX Runtime fp32 vs torch fp32 on {a['sets']} v2 test sets: the same answer on "
+                  f"{a['same_answer']:.2%} of {a['questions']} questions, confidences within {a['max_confidence_diff']}")
     return 0
 
 

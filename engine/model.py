@@ -320,7 +320,10 @@ class Layer(nn.Module):
         Returns the new hidden states and this layer's own (k, v)."""
         q, k, v = (self._heads(t) for t in self._project(x))
         with torch.autocast(x.device.type, enabled=False):
-            a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=mask)
+            # an additive mask (what SDPA makes of a boolean one anyway): exported, it is one Add
+            # instead of a Where and a NaN guard over every score (engine/onnx_passes.py)
+            bias = torch.zeros(mask.shape, device=mask.device).masked_fill(~mask, float("-inf"))
+            a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=bias)
             if questions is not None and self.link_bias is not None:
                 a = questions.attend(a, q, k, v, mask, self.link_bias)
             extra = None

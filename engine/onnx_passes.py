@@ -16,8 +16,8 @@ Checkpoints with the number comparison term or name links select rows by their d
 
 Exporting takes seconds (most of it the exporter's own work, whatever the model's size), so
 the graphs are kept in a cache folder (`DECIDER_CACHE_DIR`, default ~/.cache/decider) under a
-key of the weights, the config and the versions of torch and onnxruntime: a server that
-restarts with the same checkpoint loads them.
+key of the weights, the config, the model's code and the versions of torch and onnxruntime:
+a server that restarts with the same checkpoint loads them.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from decider.engine.model import BlockDiffusionModel, PrefixKV
 log = structlog.get_logger("decider.engine.onnx_passes")
 
 AGREEMENT = 1e-3  # largest |logit| difference to the torch model on the probe batch (fp32: ~1e-5)
-GRAPH_VERSION = 1  # bump when the exported passes change, so that cached graphs are not reused
+GRAPH_VERSION = 1  # bump when what is exported changes outside the files graph_key reads
 
 
 def cache_dir() -> Path:
@@ -64,11 +64,17 @@ def available() -> bool:
 
 
 def graph_key(model: BlockDiffusionModel) -> str:
-    """sha256 of the model's weights and config and of what exports and runs them."""
+    """sha256 of the model's weights and config, of the code its passes run (the model and the
+    torch block attention) and of the versions that export and run them."""
     import onnxruntime
+
+    from decider.engine import model as model_code
+    from decider.kernels.block_attention import naive
 
     h = hashlib.sha256(json.dumps([model.cfg.model_dump(), torch.__version__, onnxruntime.__version__,
                                    GRAPH_VERSION], sort_keys=True, default=str).encode())
+    for module in (model_code, naive):
+        h.update(Path(module.__file__).read_bytes())
     for name, t in sorted(model.state_dict().items()):
         h.update(name.encode())
         h.update(t.detach().contiguous().view(torch.uint8).numpy().tobytes())
