@@ -3,7 +3,7 @@ box asking one decision at a time gets.
 
     python bench/edge_latency.py [--calls 60] [--json docs/eval/edge_latency.json] [--markdown]
                                  [--checkpoint DIR]  (default: the shipped decider-small) [--cold]
-                                 [--agree-sets 200]
+                                 [--agree-sets 200] [--int8]
 
 For 8-question test-split sets with prefixes of about 100 and about 240 tokens (prefix cache
 off, so that every call pays its prefix pass): p50/p99 in-process (`EngineCore.decide([r])`,
@@ -105,17 +105,55 @@ def _time(fn) -> float:
     return time.perf_counter() - t0
 
 
-def compare_runtimes(engine: EngineCore, groups: dict, calls: int, agree_sets: int) -> dict:
+def agreement(reference: EngineCore, other: EngineCore, sets: list) -> dict:
+    """How often `other` gives `reference`'s answer, one set at a time, and how far apart their
+    confidences are at most."""
+    same = total = 0
+    worst = 0.0
+    for s in sets:
+        r = as_request(s.context, s.questions)
+        (a,), (b,) = reference.decide([r]), other.decide([r])
+        for x, y in zip(a.answers, b.answers):
+            total += 1
+            same += x.answer == y.answer
+            worst = max(worst, abs(x.confidence - y.confidence))
+    return {"sets": len(sets), "questions": total, "same_answer": round(same / total, 4),
+            "max_confidence_diff": float(f"{worst:.2g}")}
+
+
+def int8_engine(engine: EngineCore) -> EngineCore:
+    """An ONNX Runtime engine on graphs quantised to int8 by onnxruntime.quantization's dynamic
+    quantisation (weights int8 per channel, activations per call): measured, not shipped. Its
+    sessions replace the fp32 ones after the start-up check, which int8 would not pass."""
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    e = build_engine(engine.ckpt, precision="fp32", runtime="onnxruntime", prefix_cache_bytes=0, max_running=32)
+    folder = onnx_passes.cache_dir() / onnx_passes.graph_key(e.model.reference)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = torch.get_num_threads()
+    for name in ("prefix", "block"):
+        quantize_dynamic(folder / f"{name}.onnx", folder / f"{name}.int8.onnx", weight_type=QuantType.QInt8,
+                         per_channel=True, extra_options={"MatMulConstBOnly": True})
+        setattr(e.model, f"_{name}", ort.InferenceSession(folder / f"{name}.int8.onnx", options,
+                                                          providers=["CPUExecutionProvider"]))
+    return e
+
+
+def compare_runtimes(engine: EngineCore, groups: dict, calls: int, agree_sets: int, int8: bool = False) -> dict:
     """In-process, side by side in this run: torch in the engine's precision, torch fp32 and
-    ONNX Runtime fp32 (engine/onnx_passes.py). Batch-1 p50 per prefix size (alternated call by
-    call, each after one untimed call), 32 v2 test sets at once (sets/s, best of 2), and how
-    often ONNX Runtime's answers equal torch fp32's on `agree_sets` v2 test sets."""
+    ONNX Runtime fp32 (engine/onnx_passes.py), and with `int8` ONNX Runtime on int8 graphs.
+    Batch-1 p50 per prefix size (alternated call by call, each after one untimed call), 32 v2
+    test sets at once (sets/s, best of 2), and how often ONNX Runtime's answers equal torch
+    fp32's on `agree_sets` v2 test sets."""
     ways = {f"torch {engine.precision}": build_engine(engine.ckpt, precision=engine.precision, runtime="torch",
                                                       prefix_cache_bytes=0, max_running=32)}
     ways["torch fp32"] = build_engine(engine.ckpt, precision="fp32", runtime="torch", prefix_cache_bytes=0,
                                       max_running=32)
     ways["onnxruntime fp32"] = build_engine(engine.ckpt, precision="fp32", runtime="onnxruntime",
                                             prefix_cache_bytes=0, max_running=32)
+    if int8:
+        ways["onnxruntime int8"] = int8_engine(engine)
     out = {"batch1_p50_ms": {}, "batch32_sets_per_s": {}}
     for tokens, sets in groups.items():
         requests = [as_request(s.context, s.questions) for s in sets]
@@ -129,18 +167,9 @@ def compare_runtimes(engine: EngineCore, groups: dict, calls: int, agree_sets: i
     batch = [as_request(s.context, s.questions) for s in make_sets(CorpusSpec(split="test", mix=V2_MIX), 32)]
     for name, e in ways.items():
         out["batch32_sets_per_s"][name] = round(max(len(batch) / _time(lambda: e.decide(batch)) for _ in range(2)), 2)
-    same = total = 0
-    worst = 0.0
     sets = make_sets(CorpusSpec(split="test", mix=V2_MIX), agree_sets)
-    for s in sets:
-        r = as_request(s.context, s.questions)
-        (a,), (b,) = ways["torch fp32"].decide([r]), ways["onnxruntime fp32"].decide([r])
-        for x, y in zip(a.answers, b.answers):
-            total += 1
-            same += x.answer == y.answer
-            worst = max(worst, abs(x.confidence - y.confidence))
-    out["agreement"] = {"sets": len(sets), "questions": total, "same_answer": round(same / total, 4),
-                        "max_confidence_diff": float(f"{worst:.2g}")}
+    out["agreement"] = {name: agreement(ways["torch fp32"], ways[name], sets) for name in ways
+                        if name.startswith("onnxruntime")}
     print(json.dumps({"runtimes": {k: out[k] for k in ("batch32_sets_per_s", "agreement")}}), flush=True)
     return out
 
@@ -153,6 +182,8 @@ def main() -> int:
     p.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
     p.add_argument("--agree-sets", type=int, default=200, help="v2 test sets on which ONNX Runtime's answers "
                    "are compared with torch fp32's")
+    p.add_argument("--int8", action="store_true", help="also ONNX Runtime on graphs quantised to int8 "
+                   "(measured, not shipped)")
     p.add_argument("--cold", action="store_true", help="no untimed call after a switch between this process "
                    "and the server: every timed call starts with the caches the other process left")
     args = p.parse_args()
@@ -240,7 +271,7 @@ def main() -> int:
         report["batch32_sets_per_s"] = {k: round(statistics.median(v), 2) for k, v in rates.items()}
         print(json.dumps({"batch32_sets_per_s": report["batch32_sets_per_s"]}), flush=True)
     if onnx_passes.available():
-        report["runtimes"] = compare_runtimes(engine, groups, args.calls // 2, args.agree_sets)
+        report["runtimes"] = compare_runtimes(engine, groups, args.calls // 2, args.agree_sets, args.int8)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     if args.markdown:
@@ -269,9 +300,10 @@ def main() -> int:
             for name in names:
                 print(f"| {name} | " + " | ".join(f"{row[name]} ms" for row in rt["batch1_p50_ms"].values())
                       + f" | {rt['batch32_sets_per_s'][name]} sets/s |")
-            a = rt["agreement"]
-            print(f"\nONNX Runtime fp32 vs torch fp32 on {a['sets']} v2 test sets: the same answer on "
-                  f"{a['same_answer']:.2%} of {a['questions']} questions, confidences within {a['max_confidence_diff']}")
+            for name, a in rt["agreement"].items():
+                print(f"\n{name} vs torch fp32 on {a['sets']} v2 test sets: the same answer on "
+                      f"{a['same_answer']:.2%} of {a['questions']} questions, confidences within "
+                      f"{a['max_confidence_diff']}")
     return 0
 
 
