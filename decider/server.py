@@ -153,7 +153,8 @@ class DeciderServer:
                                    on_failure=lambda e: self.loop.call_soon_threadsafe(self._engine_failed, e))
         core = self.runner.start()
         log.info("engine ready", precision=core.precision, runtime=core.runtime, note=core.runtime_note or None)
-        self.service.attach(self.runner, model_info(core, backend_name(core.device)))
+        backend = "onnxruntime" if core.runtime == "onnxruntime" else backend_name(core.device)
+        self.service.attach(self.runner, model_info(core, backend))
 
     def _engine_failed(self, error: BaseException) -> None:
         """On the event loop: the engine thread died. Waiters have their error already; stop

@@ -151,8 +151,11 @@ class EngineCore:
         CPU with a model that exports (faster there, docs/BENCHMARKS.md); torch otherwise."""
         asked = self.config.runtime
         if asked == "torch" or (asked == "auto" and not (self.device.type == "cpu" and self.precision == "fp32"
-                                                         and onnx_passes.available())):
+                                                         and self.backend == "torch" and onnx_passes.available())):
             return "torch"
+        if self.backend != "torch":
+            raise onnx_passes.OnnxUnsupported(f"runtime 'onnxruntime' replaces the torch kernels, not the "
+                                              f"{self.backend} ones (DECIDER_KERNELS); use runtime 'torch'")
         try:
             self.model = onnx_passes.OnnxPasses(self.model)
         except Exception as e:  # OnnxUnsupported says what to use instead

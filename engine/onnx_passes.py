@@ -17,7 +17,8 @@ Checkpoints with the number comparison term or name links select rows by their d
 Exporting takes seconds (most of it the exporter's own work, whatever the model's size), so
 the graphs are kept in a cache folder (`DECIDER_CACHE_DIR`, default ~/.cache/decider) under a
 key of the weights, the config, the model's code and the versions of torch and onnxruntime:
-a server that restarts with the same checkpoint loads them.
+a server that restarts with the same checkpoint loads them. The four most recently used models
+are kept.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import time
 import warnings
 from pathlib import Path
@@ -40,6 +42,7 @@ from decider.engine.model import BlockDiffusionModel, PrefixKV
 log = structlog.get_logger("decider.engine.onnx_passes")
 
 AGREEMENT = 1e-3  # largest |logit| difference to the torch model on the probe batch (fp32: ~1e-5)
+KEEP_GRAPHS = 4  # exported models kept in the cache folder, most recently used first
 GRAPH_VERSION = 1  # bump when what is exported changes outside the files graph_key reads
 
 
@@ -174,7 +177,10 @@ class OnnxPasses:
         """The two passes' graphs from the cache folder, or None."""
         self._folder = cache_dir() / graph_key(model)
         paths = self._folder / "prefix.onnx", self._folder / "block.onnx"
-        return (paths[0].read_bytes(), paths[1].read_bytes()) if all(p.is_file() for p in paths) else None
+        if not all(p.is_file() for p in paths):
+            return None
+        os.utime(self._folder)  # recently used: pruned last
+        return paths[0].read_bytes(), paths[1].read_bytes()
 
     def _export_both(self, model: BlockDiffusionModel, prefix_in: tuple, block_in: tuple) -> tuple[bytes, bytes]:
         """Export the two passes and keep them in the cache folder."""
@@ -190,6 +196,7 @@ class OnnxPasses:
                 tmp = self._folder / f"{name}.{os.getpid()}.tmp"
                 tmp.write_bytes(graph)
                 tmp.replace(self._folder / f"{name}.onnx")
+            _prune(self._folder.parent)
         except OSError as e:  # a read-only home: export again next time
             log.warning("could not cache the exported onnx graphs", folder=str(self._folder), error=str(e))
         return graphs
@@ -261,6 +268,13 @@ class OnnxPasses:
         inputs = {"answers": answers, "positions": positions, "slot_valid": slot_valid, "choices": choices,
                   "prefix_valid": prefix.valid, **{f"kv_{i}": t for i, t in enumerate((*prefix.k, *prefix.v))}}
         return torch.from_numpy(self._block.run(None, _feeds(self._block_names, inputs))[0])
+
+
+def _prune(root: Path) -> None:
+    """Keep the KEEP_GRAPHS most recently used exports (each holds a copy of the weights)."""
+    folders = sorted((f for f in root.iterdir() if f.is_dir()), key=lambda f: f.stat().st_mtime, reverse=True)
+    for old in folders[KEEP_GRAPHS:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _feeds(names: list[str], inputs: dict[str, torch.Tensor]) -> dict:

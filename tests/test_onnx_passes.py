@@ -88,8 +88,12 @@ def test_exported_graphs_are_cached_and_a_broken_cache_is_replaced(numbers_model
     assert not repaired.from_cache
     _same_decisions(build_engine(numbers_model, precision="fp32", runtime="onnxruntime").decide([CHAINED]),
                     build_engine(numbers_model, precision="fp32", runtime="torch").decide([CHAINED]))
-    other = random_init(numbers_model.model.cfg, tokenizer_path, seed=4)  # other weights, other key
-    assert onnx_passes.graph_key(other.model) != onnx_passes.graph_key(numbers_model.model)
+    other = random_init(numbers_model.model.cfg, tokenizer_path, seed=4).model.eval()
+    assert onnx_passes.graph_key(other) != onnx_passes.graph_key(numbers_model.model)  # other weights, other key
+    monkeypatch.setattr(onnx_passes, "KEEP_GRAPHS", 1)  # the cache keeps the most recently used models
+    OnnxPasses(other)
+    assert len(list(tmp_path.rglob("block.onnx"))) == 1 and OnnxPasses(other).from_cache
+    assert not OnnxPasses(numbers_model.model).from_cache  # the least recently used went
 
 
 def test_what_cannot_run_on_onnxruntime_says_what_to_use(tokenizer_path, tiny):
@@ -117,7 +121,8 @@ def test_server_on_onnxruntime_answers_as_the_torch_engine(shipped):
     request = {"context": EXAMPLE["context"], "questions": CHAINED["questions"]}
     reference = build_engine(shipped, precision="fp32", runtime="torch").decide([request])[0]
     with ServerThread(runtime="onnxruntime", self_test=True) as srv, DeciderClient(srv.target) as c:
-        assert c.model_info().precision == "fp32"
+        info = c.model_info()
+        assert (info.precision, info.kernel_backend) == ("fp32", "onnxruntime")
         got = c.decide_request(pb_from_json(request))
     assert [a.choice for a in got.answers] == [a.answer for a in reference.answers]
     for a, b in zip(got.answers, reference.answers):
