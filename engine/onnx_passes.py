@@ -24,22 +24,23 @@ are kept.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import io
 import json
+import logging
 import os
 import shutil
 import time
 import warnings
 from pathlib import Path
 
-import structlog
 import torch
 from torch import nn
 
 from decider.engine.model import BlockDiffusionModel, PrefixKV
 
-log = structlog.get_logger("decider.engine.onnx_passes")
+log = logging.getLogger(__name__)
 
 AGREEMENT = 1e-3  # largest |logit| difference to the torch model on the probe batch (fp32: ~1e-5)
 KEEP_GRAPHS = 4  # exported models kept in the cache folder, most recently used first
@@ -160,22 +161,23 @@ class OnnxPasses:
         self.reference = model.eval()
         self.cfg = model.cfg
         prefix_in, block_in = _probe(model)
-        graphs = self._cached(model)
-        self.from_cache = graphs is not None
-        try:
-            self._start(*(graphs or self._export_both(model, prefix_in, block_in)), threads, prefix_in, block_in)
-        except Exception:
-            if not self.from_cache:
-                raise
-            log.warning("cached onnx graphs failed to load or to agree; exporting again", folder=str(self._folder))
-            self.from_cache = False
-            self._start(*self._export_both(model, prefix_in, block_in), threads, prefix_in, block_in)
-        self.build_s = time.perf_counter() - t0
-        log.info("onnxruntime passes ready", seconds=round(self.build_s, 1), cached=self.from_cache)
-
-    def _cached(self, model: BlockDiffusionModel) -> tuple[bytes, bytes] | None:
-        """The two passes' graphs from the cache folder, or None."""
         self._folder = cache_dir() / graph_key(model)
+        with _exclusive(self._folder):  # processes starting together (batch workers) export once
+            graphs = self._cached()
+            self.from_cache = graphs is not None
+            try:
+                self._start(*(graphs or self._export_both(model, prefix_in, block_in)), threads, prefix_in, block_in)
+            except Exception:
+                if not self.from_cache:
+                    raise
+                log.warning("cached ONNX graphs in %s failed to load or to agree; exporting again", self._folder)
+                self.from_cache = False
+                self._start(*self._export_both(model, prefix_in, block_in), threads, prefix_in, block_in)
+        self.build_s = time.perf_counter() - t0
+        log.info("onnxruntime passes ready in %.1f s (%s)", self.build_s, "cached" if self.from_cache else "exported")
+
+    def _cached(self) -> tuple[bytes, bytes] | None:
+        """The two passes' graphs from the cache folder, or None."""
         paths = self._folder / "prefix.onnx", self._folder / "block.onnx"
         if not all(p.is_file() for p in paths):
             return None
@@ -198,7 +200,7 @@ class OnnxPasses:
                 tmp.replace(self._folder / f"{name}.onnx")
             _prune(self._folder.parent)
         except OSError as e:  # a read-only home: export again next time
-            log.warning("could not cache the exported onnx graphs", folder=str(self._folder), error=str(e))
+            log.warning("could not cache the exported ONNX graphs in %s: %s", self._folder, e)
         return graphs
 
     def _start(self, prefix_graph: bytes, block_graph: bytes, threads: int | None, prefix_in: tuple,
@@ -220,11 +222,18 @@ class OnnxPasses:
 
     @staticmethod
     def _export(module: nn.Module, inputs: tuple, shapes: tuple) -> bytes:
-        # the exporter reports its progress on stdout and warns about its own internals
-        with torch.no_grad(), contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            program = torch.onnx.export(module, inputs, dynamo=True, dynamic_shapes=shapes, optimize=True,
-                                        verbose=False)
+        # the exporter reports its progress on stdout and warns about its own internals (packages
+        # it could export ops of, such as torchvision) through warnings and torch's loggers
+        exporter_log = logging.getLogger("torch.onnx")
+        level = exporter_log.level
+        exporter_log.setLevel(logging.ERROR)
+        try:
+            with torch.no_grad(), contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                program = torch.onnx.export(module, inputs, dynamo=True, dynamic_shapes=shapes, optimize=True,
+                                            verbose=False)
+        finally:
+            exporter_log.setLevel(level)
         buf = io.BytesIO()
         program.save(buf)
         return buf.getvalue()
@@ -268,6 +277,21 @@ class OnnxPasses:
         inputs = {"answers": answers, "positions": positions, "slot_valid": slot_valid, "choices": choices,
                   "prefix_valid": prefix.valid, **{f"kv_{i}": t for i, t in enumerate((*prefix.k, *prefix.v))}}
         return torch.from_numpy(self._block.run(None, _feeds(self._block_names, inputs))[0])
+
+
+@contextlib.contextmanager
+def _exclusive(folder: Path):
+    """Hold an exclusive lock on `folder` (created) while exporting or reading its graphs; where
+    the cache cannot be written, go on without one."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = open(folder / ".lock", "w")  # noqa: SIM115 (held across the yield)
+    except OSError:
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def _prune(root: Path) -> None:

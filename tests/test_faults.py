@@ -210,7 +210,10 @@ def test_a_dead_engine_fails_every_caller_at_once_and_stops_serving():
     with ServerThread(metrics_port=free_port()) as s:
         with DeciderClient(s.target, timeout=30) as client:
             assert client.decide_request(request).answers[0].choice == "yes"
-        s.server.runner.core.model.layers[0].query = None  # the fault: the next step raises
+        def broken(*args, **kwargs):
+            raise RuntimeError("injected fault")
+
+        s.server.runner.core.model.block_forward = broken  # the fault: the next step raises (either runtime)
         # a bare stub (the client would retry UNAVAILABLE): the call that kills the engine, then
         # calls after its death, each answered at once
         with grpc.insecure_channel(s.target, options=[("grpc.enable_retries", 0)]) as channel:
