@@ -130,8 +130,9 @@ def int8_engine(engine: EngineCore) -> EngineCore:
 
     e = build_engine(engine.ckpt, precision="fp32", runtime="onnxruntime", prefix_cache_bytes=0, max_running=32)
     folder = onnx_passes.cache_dir() / onnx_passes.graph_key(e.model.reference)
-    options = ort.SessionOptions()
+    options = ort.SessionOptions()  # as the fp32 sessions have them (engine/onnx_passes.py)
     options.intra_op_num_threads = torch.get_num_threads()
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     for name in ("prefix", "block"):
         quantize_dynamic(folder / f"{name}.onnx", folder / f"{name}.int8.onnx", weight_type=QuantType.QInt8,
                          per_channel=True, extra_options={"MatMulConstBOnly": True})
