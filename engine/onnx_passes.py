@@ -85,23 +85,29 @@ def graph_key(model: BlockDiffusionModel) -> str:
     return h.hexdigest()[:32]
 
 
-def check_supported(model: nn.Module) -> None:
-    """Raise OnnxUnsupported unless `model` is an fp32 CPU BlockDiffusionModel that exports."""
+def unsupported(model: nn.Module) -> str | None:
+    """Why `model` cannot run on ONNX Runtime (what to use instead), or None where it can: an
+    fp32 CPU BlockDiffusionModel without the parts that select rows by their data."""
     if not available():
-        raise OnnxUnsupported("runtime 'onnxruntime' needs the onnxruntime and onnxscript packages "
-                              "(pip install onnxruntime onnxscript)")
+        return ("runtime 'onnxruntime' needs the onnxruntime and onnxscript packages "
+                "(pip install onnxruntime onnxscript)")
     if type(model) is not BlockDiffusionModel:
-        raise OnnxUnsupported(f"runtime 'onnxruntime' runs decider's own model family, not {type(model).__name__}; "
-                              "use runtime 'torch'")
-    cfg = model.cfg
-    if cfg.number_relative or cfg.name_links:
-        raise OnnxUnsupported("runtime 'onnxruntime': this checkpoint's number comparison term or name links "
-                              "(number_relative, name_links) pick rows by their data and do not export; "
-                              "use runtime 'torch'")
+        return f"runtime 'onnxruntime' runs decider's own model family, not {type(model).__name__}; use runtime 'torch'"
+    if model.cfg.number_relative or model.cfg.name_links:
+        return ("runtime 'onnxruntime': this checkpoint's number comparison term or name links "
+                "(number_relative, name_links) pick rows by their data and do not export; use runtime 'torch'")
     w = model.word_embeddings.weight
     if w.device.type != "cpu" or w.dtype != torch.float32:
-        raise OnnxUnsupported(f"runtime 'onnxruntime' runs fp32 on a CPU; the model is {w.dtype} on {w.device.type} "
-                              "(use precision 'fp32' and device 'cpu', or runtime 'torch')")
+        return (f"runtime 'onnxruntime' runs fp32 on a CPU; the model is {w.dtype} on {w.device.type} "
+                "(use precision 'fp32' and device 'cpu', or runtime 'torch')")
+    return None
+
+
+def check_supported(model: nn.Module) -> None:
+    """Raise OnnxUnsupported (saying what to use instead) unless `model` can run on ONNX Runtime."""
+    reason = unsupported(model)
+    if reason:
+        raise OnnxUnsupported(reason)
 
 
 class _PrefixPass(nn.Module):

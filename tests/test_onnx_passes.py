@@ -11,7 +11,7 @@ from server_util import ServerThread
 from decider.cli import EXAMPLE
 from decider.convert import pb_from_json
 from decider.engine import onnx_passes
-from decider.engine.checkpoint import random_init
+from decider.engine.checkpoint import random_init, save_checkpoint
 from decider.engine.core import build_engine
 from decider.engine.model import PRESETS
 from decider.engine.onnx_passes import OnnxPasses, OnnxUnsupported
@@ -115,15 +115,24 @@ def test_auto_runs_onnxruntime_where_the_engine_runs_fp32_on_a_cpu(tiny):
     assert build_engine(tiny, runtime="onnxruntime").precision == "fp32"  # precision auto: what it runs
 
 
-def test_server_on_onnxruntime_answers_as_the_torch_engine(shipped):
-    """A real server on 127.0.0.1 with the shipped model on ONNX Runtime (exported at start-up,
-    before SERVING; the self-test decision runs on it)."""
+def test_server_on_onnxruntime_answers_as_the_torch_engine(numbers_model, tmp_path):
+    """A real server on 127.0.0.1 on ONNX Runtime (exported at start-up, before SERVING; its
+    warm-up decision runs on it), with a checkpoint folder that exports."""
+    folder = save_checkpoint(numbers_model, tmp_path / "model")
     request = {"context": EXAMPLE["context"], "questions": CHAINED["questions"]}
-    reference = build_engine(shipped, precision="fp32", runtime="torch").decide([request])[0]
-    with ServerThread(runtime="onnxruntime", self_test=True) as srv, DeciderClient(srv.target) as c:
+    reference = build_engine(numbers_model, precision="fp32", runtime="torch").decide([request])[0]
+    with ServerThread(checkpoint=folder, runtime="onnxruntime", self_test=False, warmup=True) as srv, \
+            DeciderClient(srv.target) as c:
         info = c.model_info()
         assert (info.precision, info.kernel_backend) == ("fp32", "onnxruntime")
         got = c.decide_request(pb_from_json(request))
     assert [a.choice for a in got.answers] == [a.answer for a in reference.answers]
     for a, b in zip(got.answers, reference.answers):
         assert abs(a.confidence - b.confidence) < 1e-4
+
+
+def test_a_server_asked_for_onnxruntime_with_a_model_that_does_not_export_says_so(tokenizer_path, tmp_path):
+    linked = random_init(PRESETS["tiny"].model_copy(update={"number_ranks": 16, "name_links": 2}), tokenizer_path)
+    folder = save_checkpoint(linked, tmp_path / "model")
+    with pytest.raises(Exception, match="use runtime 'torch'"):
+        ServerThread(checkpoint=folder, runtime="onnxruntime", self_test=False).start()
