@@ -168,7 +168,9 @@ def _flip_bits(folder, offset: int = 4_000_000):
 
 @pytest.mark.parametrize("damage, words", [
     (lambda f: _edit_config(f, yes_token=2053, no_token=2748), "yes_token"),   # yes/no swapped
-    (lambda f: _edit_config(f, n_heads=6), "fingerprint"),
+    # 6 heads still divide the width: refused by the tensors' shapes where they depend on the head
+    # count (decider-small 6's link biases), else by the fingerprint; either way, config.json is named
+    (lambda f: _edit_config(f, n_heads=6), "config.json"),
     (lambda f: _edit_config(f, n_heads=7), "n_heads"),
     (lambda f: _edit_config(f, yes_token=10**6), "yes_token"),
     (lambda f: _edit_config(f, n_answers=2), "n_answers"),
