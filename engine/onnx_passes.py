@@ -1,4 +1,4 @@
-"""decider-small's two passes in ONNX Runtime, for the fp32 CPU engine.
+"""The block-diffusion model's two passes in ONNX Runtime, for the fp32 CPU engine.
 
 Eager torch pays for every op it launches: a batch-1 block pass is about 130 ops, most of
 them small, and takes several times the time its weights take to read. ONNX Runtime runs the
