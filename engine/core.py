@@ -151,7 +151,7 @@ class EngineCore:
         CPU with a model that exports (faster there, docs/BENCHMARKS.md); torch otherwise."""
         asked = self.config.runtime
         if asked == "torch" or (asked == "auto" and not (self.device.type == "cpu" and self.precision == "fp32"
-                                                         and self.backend == "torch" and onnx_passes.available())):
+                                                         and self.backend == "torch")):
             return "torch"
         if self.backend != "torch":
             raise onnx_passes.OnnxUnsupported(f"runtime 'onnxruntime' replaces the torch kernels, not the "
