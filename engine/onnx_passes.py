@@ -264,6 +264,10 @@ class OnnxPasses:
     def mask_token(self) -> int:
         return self.reference.mask_token
 
+    def parameters(self):
+        """The reference model's: what callers read the engine's weights (dtype, device) from."""
+        return self.reference.parameters()
+
     def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
         return self.reference.answer_vectors(option_ids, option_len)
 
