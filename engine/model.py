@@ -138,10 +138,15 @@ def linked_comparison(numbers: torch.Tensor, links: torch.Tensor, cfg: ModelConf
     return cos * s - sin * c  # sin(a - b) = sin a cos b - cos a sin b
 
 
-def selected_rows(select: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | None:
+def selected_rows(select: torch.Tensor, dense: bool = False) -> tuple[torch.Tensor, torch.Tensor] | None:
     """(B, L) bool -> (rows, row_valid), each (B, N): the positions where `select` holds, first
     to last, padded with 0 to the row with the most (row_valid False there); None when none
-    holds. The few rows whose attention RelativeRanks and QuestionLinks recompute."""
+    holds. The few rows whose attention RelativeRanks and QuestionLinks recompute.
+    `dense`: every position is a row (N = L, row_valid = select): the same result for more work,
+    with no shape that depends on the data (what an exporter needs; engine/onnx_passes.py)."""
+    if dense:
+        B, L = select.shape
+        return torch.arange(L, device=select.device).expand(B, L), select
     count = select.sum(1)
     N = int(count.max()) if select.numel() else 0
     if N == 0:
@@ -169,9 +174,9 @@ class RelativeRanks:
     row_valid: torch.Tensor  # (B, 1, N, 1) 1 for a real number token, 0 for padding
 
     @staticmethod
-    def of(ranks: torch.Tensor, cfg: ModelConfig) -> RelativeRanks | None:
-        """None when no row has a number."""
-        selected = selected_rows(ranks > 0)
+    def of(ranks: torch.Tensor, cfg: ModelConfig, dense: bool = False) -> RelativeRanks | None:
+        """None when no row has a number (`dense`: see selected_rows)."""
+        selected = selected_rows(ranks > 0, dense)
         if selected is None:
             return None
         rows, row_valid = selected
@@ -211,16 +216,18 @@ class QuestionLinks:
     rows: torch.Tensor       # (B, N) positions of the question tokens that carry names (padded with 0)
     row_valid: torch.Tensor  # (B, N) bool
     linked: torch.Tensor     # (B, 1, N, L) bool: the row's names and the key's share one
+    dense: bool = False      # rows are every position (selected_rows)
 
     @staticmethod
-    def of(links: torch.Tensor, segments: torch.Tensor) -> QuestionLinks | None:
-        """links, segments (B, L); None when no question token carries a name."""
-        selected = selected_rows((segments > 0) & (links != 0))
+    def of(links: torch.Tensor, segments: torch.Tensor, dense: bool = False) -> QuestionLinks | None:
+        """links, segments (B, L); None when no question token carries a name (`dense`: see
+        selected_rows)."""
+        selected = selected_rows((segments > 0) & (links != 0), dense)
         if selected is None:
             return None
         rows, row_valid = selected
         linked = (links.gather(1, rows)[:, :, None] & links[:, None, :]) != 0  # (B, N, L)
-        return QuestionLinks(rows, row_valid, (linked & row_valid[..., None])[:, None])
+        return QuestionLinks(rows, row_valid, (linked & row_valid[..., None])[:, None], dense)
 
     def attend(self, a: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor,
                bias: torch.Tensor) -> torch.Tensor:
@@ -233,6 +240,8 @@ class QuestionLinks:
         allowed = mask.gather(2, index.expand(B, 1, N, L)) if mask.shape[2] > 1 else mask
         scores = (scores + bias.float()[:, None, None] * self.linked).masked_fill(~allowed, float("-inf"))
         out = torch.softmax(scores, -1) @ v.float()  # (B, H, N, D)
+        if self.dense:  # row i is position i
+            return torch.where(self.row_valid[:, None, :, None], out.to(a.dtype), a)
         # padding rows write to a spare position L, cut off after: were they to write to a real
         # position, as many copies of its gradient would flow back into it as there are padding rows
         target = torch.where(self.row_valid, self.rows, L)[:, None, :, None].expand(B, H, N, D)
@@ -470,15 +479,16 @@ class BlockDiffusionModel(nn.Module):
         self.layers[-1].rank_out = self.layers[-1].link_bias = None  # the last layer's prefix outputs feed nothing
         self.cfg = self.cfg.model_copy(update={"n_layers": len(keep)})
 
-    def _questions(self, links: torch.Tensor | None, segments: torch.Tensor) -> QuestionLinks | None:
+    def _questions(self, links: torch.Tensor | None, segments: torch.Tensor,
+                   dense: bool = False) -> QuestionLinks | None:
         if not self.cfg.name_links or links is None:
             return None
-        return QuestionLinks.of(links, segments)  # None when no question names anything
+        return QuestionLinks.of(links, segments, dense)  # None when no question names anything
 
-    def _relative(self, numbers: torch.Tensor | None) -> RelativeRanks | None:
+    def _relative(self, numbers: torch.Tensor | None, dense: bool = False) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
             return None
-        return RelativeRanks.of(numbers, self.cfg)  # None when there is no number
+        return RelativeRanks.of(numbers, self.cfg, dense)  # None when there is no number
 
     # -- embeddings
     def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None,
@@ -520,13 +530,16 @@ class BlockDiffusionModel(nn.Module):
 
     # -- the two passes
     def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
-                       numbers: torch.Tensor | None = None, links: torch.Tensor | None = None) -> PrefixKV:
+                       numbers: torch.Tensor | None = None, links: torch.Tensor | None = None,
+                       dense_rows: bool = False) -> PrefixKV:
         """ids, valid, segments, numbers (rank of each token's number, 0 = none), links (the names
         of each token's sentence, a bit mask; engine/names.py): (B, L). Returns the K/V of every
-        layer for the prefix."""
+        layer for the prefix. `dense_rows`: the number comparison term and the question links
+        recompute every row's attention, not just their own rows' (the same K/V, more work, no
+        shape that depends on the data: for exporters)."""
         x = self._embed_prefix(ids, segments, numbers, links)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
-        relative, questions = self._relative(numbers), self._questions(links, segments)
+        relative, questions = self._relative(numbers, dense_rows), self._questions(links, segments, dense_rows)
         ks, vs = [], []
         for layer in self.layers[:-1]:
             x, (k, v) = layer(x, mask, relative, questions)

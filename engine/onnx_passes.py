@@ -11,8 +11,9 @@ model stays the reference; answer vectors (an embedding lookup) still come from 
 
 fp32 only: it is the reference precision, and the CPU engine's bf16 path exists for the
 CPUs where bf16 matmuls are fast in torch. Batch, prefix length and slot count are dynamic.
-Checkpoints with the number comparison term or name links select rows by their data
-(RelativeRanks, QuestionLinks) and do not export; they run on torch.
+The number comparison term and the question links (RelativeRanks, QuestionLinks) recompute
+the attention of the few rows their data selects; the exported prefix pass recomputes every
+row instead (`prefix_forward(dense_rows=True)`: the same K/V, no shape that depends on the data).
 
 Exporting takes seconds (most of it the exporter's own work, whatever the model's size), so
 the graphs are kept in a cache folder (`DECIDER_CACHE_DIR`, default ~/.cache/decider) under a
@@ -68,8 +69,8 @@ def available() -> bool:
 
 
 def graph_key(model: BlockDiffusionModel) -> str:
-    """sha256 of the model's weights and config, of the code its passes run (the model and the
-    torch block attention) and of the versions that export and run them."""
+    """sha256 of the model's weights and config, of the code its passes run (the model, the
+    torch block attention and the wrappers here) and of the versions that export and run them."""
     import onnxruntime
 
     from decider.engine import model as model_code
@@ -77,8 +78,8 @@ def graph_key(model: BlockDiffusionModel) -> str:
 
     h = hashlib.sha256(json.dumps([model.cfg.model_dump(), torch.__version__, onnxruntime.__version__,
                                    GRAPH_VERSION], sort_keys=True, default=str).encode())
-    for module in (model_code, naive):
-        h.update(Path(module.__file__).read_bytes())
+    for path in (model_code.__file__, naive.__file__, __file__):
+        h.update(Path(path).read_bytes())
     for name, t in sorted(model.state_dict().items()):
         h.update(name.encode())
         h.update(t.detach().contiguous().view(torch.uint8).numpy().tobytes())
@@ -87,15 +88,12 @@ def graph_key(model: BlockDiffusionModel) -> str:
 
 def unsupported(model: nn.Module) -> str | None:
     """Why `model` cannot run on ONNX Runtime (what to use instead), or None where it can: an
-    fp32 CPU BlockDiffusionModel without the parts that select rows by their data."""
+    fp32 CPU BlockDiffusionModel."""
     if not available():
         return ("runtime 'onnxruntime' needs the onnxruntime and onnxscript packages "
                 "(pip install onnxruntime onnxscript)")
     if type(model) is not BlockDiffusionModel:
         return f"runtime 'onnxruntime' runs decider's own model family, not {type(model).__name__}; use runtime 'torch'"
-    if model.cfg.number_relative or model.cfg.name_links:
-        return ("runtime 'onnxruntime': this checkpoint's number comparison term or name links "
-                "(number_relative, name_links) pick rows by their data and do not export; use runtime 'torch'")
     w = model.word_embeddings.weight
     if w.device.type != "cpu" or w.dtype != torch.float32:
         return (f"runtime 'onnxruntime' runs fp32 on a CPU; the model is {w.dtype} on {w.device.type} "
@@ -115,8 +113,8 @@ class _PrefixPass(nn.Module):
         super().__init__()
         self.model = model
 
-    def forward(self, ids, valid, segments, numbers):
-        kv = self.model.prefix_forward(ids, valid, segments, numbers)
+    def forward(self, ids, valid, segments, numbers, links):
+        kv = self.model.prefix_forward(ids, valid, segments, numbers, links, dense_rows=True)
         return (*kv.k, *kv.v)
 
 
@@ -143,7 +141,10 @@ def _probe(model: BlockDiffusionModel, B: int = 2, L: int = 9, S: int = 3) -> tu
     numbers = torch.zeros(B, L, dtype=torch.long)
     numbers[:, 2] = 1
     numbers[0, 4] = 2
-    prefix_in = (ids, valid, segments, numbers)
+    links = torch.zeros(B, L, dtype=torch.long)  # a name in row 0's question and in one sentence
+    links[0, 1:3] = links[0, L // 2:] = 1
+    links[1, 3] = 2
+    prefix_in = (ids, valid, segments, numbers, links)
     answers = torch.full((B, S), model.mask_token)
     answers[0, 0] = 0
     positions = torch.arange(L, L + S).repeat(B, 1)
@@ -194,7 +195,7 @@ class OnnxPasses:
         """Export the two passes and keep them in the cache folder."""
         B, L, S = (torch.export.Dim(n, min=1, max=m) for n, m in (("B", 4096), ("L", self.cfg.max_position),
                                                                    ("S", self.cfg.max_questions)))
-        graphs = (self._export(_PrefixPass(model), prefix_in, ({0: B, 1: L},) * 4),
+        graphs = (self._export(_PrefixPass(model), prefix_in, ({0: B, 1: L},) * 5),
                   self._export(_BlockPass(model), block_in,
                                ({0: B, 1: S}, {0: B, 1: S}, {0: B, 1: S}, {0: B, 1: S}, {0: B, 1: L},
                                 ({0: B, 2: L},) * (2 * self.cfg.n_layers))))
@@ -274,7 +275,8 @@ class OnnxPasses:
     def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
                        numbers: torch.Tensor | None = None, links: torch.Tensor | None = None) -> PrefixKV:
         inputs = {"ids": ids, "valid": valid, "segments": segments,
-                  "numbers": torch.zeros_like(ids) if numbers is None else numbers}
+                  "numbers": torch.zeros_like(ids) if numbers is None else numbers,
+                  "links": torch.zeros_like(ids) if links is None else links}
         out = [torch.from_numpy(a) for a in self._prefix.run(None, _feeds(self._prefix_names, inputs))]
         n = self.cfg.n_layers
         return PrefixKV(out[:n], out[n:], valid)

@@ -150,3 +150,29 @@ def test_padding_rows_of_question_links_pass_no_gradient():
     assert torch.equal(a.grad[0, :, [3, 4]], torch.zeros(2, 2, 4))         # recomputed rows: none through `a`
     plain = torch.softmax(q @ k.transpose(-1, -2) / 2, -1) @ v
     assert torch.allclose(out[0, :, 3], plain[0, :, 3], atol=1e-6)  # bias zero: the same attention
+
+
+def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny):
+    """prefix_forward(dense_rows=True) recomputes every row's attention (what an exporter can
+    take) where the usual pass recomputes only the number tokens' and the named question
+    tokens': the same K/V, in a padded batch whose rows have different counts of both."""
+    tok, model = tiny.tokenizer, tiny.model
+    requests = [("TT-1 reads 131.5 °C. TT-2 reads 7 °C. The trip for TT-1 is set at 128 °C.",
+                 [Question("q1", "Is TT-1 above its trip?", "boolean"), Question("q2", "Is TT-2 tripped?", "boolean")]),
+                ("The pump runs.", [Question("q1", "Tripped?", "boolean")])]
+    b = Batch.collate([tok.encode(c, qs) for c, qs in requests], tok.pad, model.cfg.n_answers)
+    with torch.no_grad():
+        model.add_number_ranks(16, spread=True)
+        model.add_number_relative(4)
+        model.add_name_links(4)
+        for name, p in model.named_parameters():
+            if name.startswith("link_proj.") or ".rank_out." in name or name.endswith(".link_bias"):
+                p.normal_(std=0.5)
+        sparse = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, b.links)
+        dense = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, b.links, dense_rows=True)
+        unlinked = model.prefix_forward(b.ids, b.valid, b.segments, torch.zeros_like(b.numbers),
+                                        torch.zeros_like(b.links), dense_rows=True)
+    keep = b.valid[:, None, :, None]
+    for x, y, z in zip((*sparse.k, *sparse.v), (*dense.k, *dense.v), (*unlinked.k, *unlinked.v)):
+        torch.testing.assert_close(x * keep, y * keep, atol=1e-5, rtol=1e-5)
+    assert not torch.allclose(sparse.k[-1] * keep, unlinked.k[-1] * keep, atol=1e-3)  # both parts are at work

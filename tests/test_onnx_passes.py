@@ -42,9 +42,26 @@ def numbers_model(tokenizer_path):
     return ckpt
 
 
-def test_onnxruntime_decides_as_torch_fp32_does(numbers_model):
-    onnx = build_engine(numbers_model, precision="fp32", runtime="onnxruntime", prefix_cache_bytes=0)
-    torch_ = build_engine(numbers_model, precision="fp32", runtime="torch", prefix_cache_bytes=0)
+@pytest.fixture()
+def linked_model(tokenizer_path):
+    """A tiny random model with the number comparison term and name links (decider-small 6's
+    parts, which select rows by their data), both away from their zero start."""
+    cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 16, "number_spread": True, "number_relative": 4,
+                                             "name_links": 4})
+    ckpt = random_init(cfg, tokenizer_path, seed=5)
+    with torch.no_grad():
+        for name, p in ckpt.model.named_parameters():
+            if name.startswith("link_proj.") or ".rank_out." in name or name.endswith(".link_bias"):
+                p.normal_(std=0.5)
+    ckpt.model.eval()
+    return ckpt
+
+
+@pytest.mark.parametrize("which", ["numbers_model", "linked_model"])
+def test_onnxruntime_decides_as_torch_fp32_does(which, request):
+    model = request.getfixturevalue(which)
+    onnx = build_engine(model, precision="fp32", runtime="onnxruntime", prefix_cache_bytes=0)
+    torch_ = build_engine(model, precision="fp32", runtime="torch", prefix_cache_bytes=0)
     assert (onnx.runtime, torch_.runtime) == ("onnxruntime", "torch")
     requests = _requests(12)
     _same_decisions(onnx.decide(requests), torch_.decide(requests))  # one batch of mixed lengths
@@ -52,8 +69,9 @@ def test_onnxruntime_decides_as_torch_fp32_does(numbers_model):
         _same_decisions(onnx.decide([r]), torch_.decide([r]))
 
 
-def test_passes_agree_with_the_model_at_any_batch_and_length(numbers_model):
-    model = numbers_model.model
+@pytest.mark.parametrize("which", ["numbers_model", "linked_model"])
+def test_passes_agree_with_the_model_at_any_batch_and_length(which, request):
+    model = request.getfixturevalue(which).model
     passes = OnnxPasses(model)
     g = torch.Generator().manual_seed(1)
     for B, L, S in ((1, 5, 1), (3, 40, 8), (2, 17, 4)):
@@ -61,9 +79,12 @@ def test_passes_agree_with_the_model_at_any_batch_and_length(numbers_model):
         valid = torch.ones(B, L, dtype=torch.bool)
         valid[-1, L // 2:] = False
         segments = torch.zeros(B, L, dtype=torch.long)
+        segments[:, L // 2:] = 1  # a question in the second half
         numbers = torch.randint(0, 3, (B, L), generator=g)
+        links = torch.randint(0, 4, (B, L), generator=g)  # names shared across sentences and questions
         with torch.no_grad():
-            want, got = model.prefix_forward(ids, valid, segments, numbers), passes.prefix_forward(ids, valid, segments, numbers)
+            want = model.prefix_forward(ids, valid, segments, numbers, links)
+            got = passes.prefix_forward(ids, valid, segments, numbers, links)
             for a, b in zip((*want.k, *want.v), (*got.k, *got.v)):
                 torch.testing.assert_close(a * valid[:, None, :, None], b * valid[:, None, :, None], atol=1e-4, rtol=1e-4)
             answers = torch.full((B, S), model.mask_token)
@@ -96,12 +117,7 @@ def test_exported_graphs_are_cached_and_a_broken_cache_is_replaced(numbers_model
     assert not OnnxPasses(numbers_model.model).from_cache  # the least recently used went
 
 
-def test_what_cannot_run_on_onnxruntime_says_what_to_use(tokenizer_path, tiny):
-    linked = random_init(PRESETS["tiny"].model_copy(update={"number_ranks": 16, "name_links": 2}), tokenizer_path)
-    with pytest.raises(OnnxUnsupported, match="name links.*use runtime 'torch'"):
-        build_engine(linked, precision="fp32", runtime="onnxruntime")
-    auto = build_engine(linked, precision="fp32")  # auto: torch, and why
-    assert auto.runtime == "torch" and "name links" in auto.runtime_note
+def test_what_cannot_run_on_onnxruntime_says_what_to_use(tiny):
     with pytest.raises(OnnxUnsupported, match="runs fp32 on a CPU"):
         build_engine(tiny, precision="bf16", runtime="onnxruntime")
     with pytest.raises(ValueError, match="runtime"):
@@ -131,8 +147,7 @@ def test_server_on_onnxruntime_answers_as_the_torch_engine(numbers_model, tmp_pa
         assert abs(a.confidence - b.confidence) < 1e-4
 
 
-def test_a_server_asked_for_onnxruntime_with_a_model_that_does_not_export_says_so(tokenizer_path, tmp_path):
-    linked = random_init(PRESETS["tiny"].model_copy(update={"number_ranks": 16, "name_links": 2}), tokenizer_path)
-    folder = save_checkpoint(linked, tmp_path / "model")
-    with pytest.raises(Exception, match="use runtime 'torch'"):
-        ServerThread(checkpoint=folder, runtime="onnxruntime", self_test=False).start()
+def test_a_server_asked_for_onnxruntime_in_bf16_says_what_to_use(tiny, tmp_path):
+    folder = save_checkpoint(tiny, tmp_path / "model")
+    with pytest.raises(Exception, match="runs fp32 on a CPU"):
+        ServerThread(checkpoint=folder, runtime="onnxruntime", precision="bf16", self_test=False).start()
