@@ -172,6 +172,7 @@ class RelativeRanks:
     rows: torch.Tensor    # (B, N) positions of the number tokens of each row (padded with 0)
     own: torch.Tensor     # (B, 1, N, 2K) sin | cos of those tokens' codes
     row_valid: torch.Tensor  # (B, 1, N, 1) 1 for a real number token, 0 for padding
+    dense: bool = False      # rows are every position (selected_rows)
 
     @staticmethod
     def of(ranks: torch.Tensor, cfg: ModelConfig, dense: bool = False) -> RelativeRanks | None:
@@ -184,7 +185,7 @@ class RelativeRanks:
         k = torch.arange(1, cfg.number_relative + 1, device=ranks.device, dtype=torch.float32) * math.pi
         values = torch.cat([torch.sin(r * k), torch.cos(r * k)], -1) * is_number  # (B, L, 2K)
         own = values.gather(1, rows[..., None].expand(-1, -1, values.shape[-1]))
-        return RelativeRanks(values[:, None], rows, own[:, None], row_valid.float()[:, None, :, None])
+        return RelativeRanks(values[:, None], rows, own[:, None], row_valid.float()[:, None, :, None], dense)
 
     def read(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool -> (B, L, H * 2K), fp32,
@@ -195,14 +196,21 @@ class RelativeRanks:
         scores = q_rows @ k.float().transpose(-1, -2) / math.sqrt(D)  # (B, H, N, L)
         allowed = mask.expand(B, 1, L, L).gather(2, self.rows[:, None, :, None].expand(B, 1, N, L)) \
             if mask.shape[2] > 1 else mask
-        read = torch.softmax(scores.masked_fill(~allowed, float("-inf")), -1) @ self.values  # (B, H, N, 2K)
+        return self.from_attention(torch.softmax(scores.masked_fill(~allowed, float("-inf")), -1))
+
+    def from_attention(self, probs: torch.Tensor) -> torch.Tensor:
+        """probs (B, H, N, L): the attention of the rows (fp32) -> (B, L, H * 2K), as `read`."""
+        B, H, N, L = probs.shape
+        read = probs @ self.values  # (B, H, N, 2K)
         K = read.shape[-1] // 2
         s, c = read[..., :K], read[..., K:]
         own_s, own_c = self.own[..., :K], self.own[..., K:]
         rel = torch.cat([own_c * s - own_s * c, own_c * c + own_s * s], -1) * self.row_valid  # (B, H, N, 2K)
-        out = torch.zeros(B, L, H * 2 * K, device=q.device, dtype=rel.dtype)
-        return out.scatter_add(1, self.rows[..., None].expand(B, N, H * 2 * K),
-                               rel.transpose(1, 2).reshape(B, N, H * 2 * K))
+        rel = rel.transpose(1, 2).reshape(B, N, H * 2 * K)
+        if self.dense:  # row i is position i
+            return rel
+        out = torch.zeros(B, L, H * 2 * K, device=probs.device, dtype=rel.dtype)
+        return out.scatter_add(1, self.rows[..., None].expand(B, N, H * 2 * K), rel)
 
 
 @dataclass
@@ -216,7 +224,7 @@ class QuestionLinks:
     rows: torch.Tensor       # (B, N) positions of the question tokens that carry names (padded with 0)
     row_valid: torch.Tensor  # (B, N) bool
     linked: torch.Tensor     # (B, 1, N, L) bool: the row's names and the key's share one
-    dense: bool = False      # rows are every position (selected_rows)
+    dense: bool = False      # rows are every position (selected_rows; Layer._dense_attention)
 
     @staticmethod
     def of(links: torch.Tensor, segments: torch.Tensor, dense: bool = False) -> QuestionLinks | None:
@@ -240,8 +248,6 @@ class QuestionLinks:
         allowed = mask.gather(2, index.expand(B, 1, N, L)) if mask.shape[2] > 1 else mask
         scores = (scores + bias.float()[:, None, None] * self.linked).masked_fill(~allowed, float("-inf"))
         out = torch.softmax(scores, -1) @ v.float()  # (B, H, N, D)
-        if self.dense:  # row i is position i
-            return torch.where(self.row_valid[:, None, :, None], out.to(a.dtype), a)
         # padding rows write to a spare position L, cut off after: were they to write to a real
         # position, as many copies of its gradient would flow back into it as there are padding rows
         target = torch.where(self.row_valid, self.rows, L)[:, None, :, None].expand(B, H, N, D)
@@ -332,16 +338,29 @@ class Layer(nn.Module):
             # an additive mask (what SDPA makes of a boolean one anyway): exported, it is one Add
             # instead of a Where and a NaN guard over every score (engine/onnx_passes.py)
             bias = torch.zeros(mask.shape, device=mask.device).masked_fill(~mask, float("-inf"))
-            a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=bias)
-            if questions is not None and self.link_bias is not None:
-                a = questions.attend(a, q, k, v, mask, self.link_bias)
-            extra = None
-            if self.rank_out is not None and relative is not None:
-                extra = relative.read(q, k, mask)
+            links = questions is not None and self.link_bias is not None
+            ranks = self.rank_out is not None and relative is not None
+            if (links and questions.dense) or (ranks and relative.dense):
+                a, extra = self._dense_attention(q, k, v, bias, relative if ranks else None,
+                                                 questions if links else None)
+            else:
+                a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=bias)
+                a = questions.attend(a, q, k, v, mask, self.link_bias) if links else a
+                extra = relative.read(q, k, mask) if ranks else None
         if extra is not None:
             extra = self.rank_out(extra.to(x.dtype))
         B, H, S, D = a.shape
         return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D), extra), (k, v)
+
+    def _dense_attention(self, q, k, v, bias, relative: RelativeRanks | None, questions: QuestionLinks | None):
+        """forward's attention where the recomputed rows are every row (dense_rows): the scores
+        once, for the plain softmax (what the number comparison term reads) and the one with
+        the link bias (zero on rows without linked names, so there it is the plain one)."""
+        scores = q.float() @ k.float().transpose(-1, -2) / math.sqrt(q.shape[-1]) + bias  # (B, H, L, L)
+        plain = torch.softmax(scores, -1)
+        linked = plain if questions is None else torch.softmax(
+            scores + self.link_bias.float()[:, None, None] * questions.linked, -1)
+        return linked @ v.float(), None if relative is None else relative.from_attention(plain)
 
     def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None,
               lengths=None):
