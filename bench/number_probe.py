@@ -2,6 +2,7 @@
 
     python bench/number_probe.py [--checkpoint DIR] [--probes 60] [--distractors 0 1 3]
     python bench/number_probe.py --learn 300 --distractors 3 [--number-relative 8] [--name-links 8]
+        [--question-compare 4]
 
 "TT-1 reads 123.4 °C. The high-temperature trip setting for TT-1 is 130 °C." and "Is TT-1 above
 its trip setting?", with readings drawn above and below the trip. With `--distractors N` the
@@ -12,9 +13,10 @@ per distractor count, the mean P(yes) of both groups and the accuracy.
 
 `--learn STEPS`: how fast can the model learn it? Fine-tunes a copy of the checkpoint (in memory,
 nothing saved) on probes of the last distractor count alone, 16 per step (the trainer's
-learning rates: 1.5e-4, new number parts at 10x, link biases at 100x), optionally after adding the number comparison
-term (`--number-relative`) or the linked comparison (`--name-links`, engine/names.py); prints the
-training accuracy every 50 steps, then the probe figures above on fresh probes.
+learning rates: 1.5e-4, new number parts at 10x, link biases at 100x), optionally after adding the
+number comparison term (`--number-relative`), the linked comparison (`--name-links`,
+engine/names.py) or the question comparison (`--question-compare`); prints the training accuracy
+every 50 steps, then the probe figures above on fresh probes.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def probes(n: int, distractors: int, seed: int = 0) -> tuple[list[dict], list[bo
     return requests, above
 
 
-def learn(ckpt, steps: int, distractors: int, relative: int, links: int, seed: int = 1) -> None:
+def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1) -> None:
     """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
     import torch
 
@@ -70,8 +72,11 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, seed: i
         model.add_number_relative(relative)
     if links and model.cfg.name_links != links:
         model.add_name_links(links)
+    if compare and model.cfg.question_compare != compare:
+        model.add_question_compare(compare)
     model.word_embeddings.weight.requires_grad_(False)
-    fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n]
+    fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj."))
+             or ".rank_out." in n or ".compare_out." in n]
     biases = [p for n, p in model.named_parameters() if n.endswith(".link_bias")]
     ids = {id(p) for p in fresh + biases}
     rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
@@ -106,13 +111,15 @@ def main() -> int:
     p.add_argument("--learn", type=int, default=0, metavar="STEPS", help="fine-tune on probes first (in memory)")
     p.add_argument("--number-relative", type=int, default=0, help="with --learn: add the comparison term first")
     p.add_argument("--name-links", type=int, default=0, help="with --learn: add the linked comparison first")
+    p.add_argument("--question-compare", type=int, default=0, help="with --learn: add the question comparison first")
     args = p.parse_args()
     ckpt = None
     if args.learn:
         from decider.engine.checkpoint import load_checkpoint
 
         ckpt = load_checkpoint(args.checkpoint)
-        learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links)
+        learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links,
+              args.question_compare)
     engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)
     for d in args.distractors:
         requests, above = probes(args.probes, d)

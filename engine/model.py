@@ -63,12 +63,18 @@ class ModelConfig(BaseModel):
                             "through this many frequencies of their code difference (linked_comparison), and a "
                             "question's tokens attend with a learned per-head bias to the sentences that share its "
                             "names (QuestionLinks); 0 = none")
+    question_compare: int = Field(0, ge=0, description="with name_links: every question token also reads, for each "
+                                  "pair of heads, how the numbers one head attends to compare with those the other "
+                                  "attends to, through this many frequencies (QuestionLinks.compare); 0 = none")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
     def _heads(self):
         if self.dim % self.n_heads:
             raise ValueError(f"dim {self.dim} is not a multiple of n_heads {self.n_heads}")
+        if self.question_compare and not (self.number_ranks and self.name_links):
+            raise ValueError("question_compare reads rank codes through the question links: it needs number_ranks "
+                             "and name_links")
         for name in ("yes_token", "no_token"):
             if not 0 <= getattr(self, name) < self.vocab_size:
                 raise ValueError(f"{name} {getattr(self, name)} is outside the vocabulary (0..{self.vocab_size - 1})")
@@ -219,39 +225,82 @@ class QuestionLinks:
     question that carry names attend, in every head, with a learned bias (`Layer.link_bias`) to
     the tokens of the sentences that share one of those names: "Is TT-421 above its trip
     setting?" reads TT-421's two sentences among a dozen instruments' without learning to match
-    look-alike tags. Only those rows' attention is recomputed."""
+    look-alike tags. Only those rows' attention is recomputed.
+
+    With `ModelConfig.question_compare` every question token is a row, and from that same
+    attention it reads how the numbers two heads attend to compare (`compare`): one head finding
+    TT-421's reading and another its high-temperature trip, the question token knows which is
+    larger, in one layer, whichever of the sentence's numbers the question asks about."""
 
     rows: torch.Tensor       # (B, N) positions of the question tokens that carry names (padded with 0)
     row_valid: torch.Tensor  # (B, N) bool
     linked: torch.Tensor     # (B, 1, N, L) bool: the row's names and the key's share one
     dense: bool = False      # rows are every position (selected_rows; Layer._dense_attention)
+    # question_compare: sin | cos of every number's code at K half frequencies, then "a number";
+    # zeros for other tokens
+    codes: torch.Tensor | None = None  # (B, 1, L, 2K + 1)
 
     @staticmethod
-    def of(links: torch.Tensor, segments: torch.Tensor, dense: bool = False) -> QuestionLinks | None:
+    def of(links: torch.Tensor, segments: torch.Tensor, dense: bool = False,
+           numbers: torch.Tensor | None = None, cfg: ModelConfig | None = None) -> QuestionLinks | None:
         """links, segments (B, L); None when no question token carries a name (`dense`: see
-        selected_rows)."""
-        selected = selected_rows((segments > 0) & (links != 0), dense)
+        selected_rows). With `numbers` (ranks, (B, L)) and cfg.question_compare: every question
+        token is a row, and the rows read `compare`."""
+        compare = numbers is not None and cfg is not None and cfg.question_compare > 0
+        selected = selected_rows((segments > 0) & ((links != 0) | compare), dense)
         if selected is None:
             return None
         rows, row_valid = selected
         linked = (links.gather(1, rows)[:, :, None] & links[:, None, :]) != 0  # (B, N, L)
-        return QuestionLinks(rows, row_valid, (linked & row_valid[..., None])[:, None], dense)
+        codes = None
+        if compare:
+            is_number, r = rank_place(numbers, cfg.number_ranks, cfg.number_spread)
+            k = torch.arange(1, cfg.question_compare + 1, device=numbers.device, dtype=torch.float32) * (math.pi / 2)
+            codes = torch.cat([torch.sin(r * k) * is_number, torch.cos(r * k) * is_number, is_number], -1)[:, None]
+        return QuestionLinks(rows, row_valid, (linked & row_valid[..., None])[:, None], dense, codes)
+
+    def compare(self, probs: torch.Tensor) -> torch.Tensor:
+        """probs (B, H, N, L): the rows' attention (fp32) -> (B, L, H (H - 1) / 2 * K) fp32: for
+        every pair of heads g < h and k = 1..K, sin(pi k (r_h - r_g) / 2), where r_h is the mean
+        code of the numbers head h attends to (their attention renormalised over numbers: the
+        share a question token gives numbers at all is small and says nothing of which is larger);
+        zero on rows that are not question tokens and where a head attends to no number. Half
+        frequencies, as in linked_comparison: k = 1 is monotone over the request's codes."""
+        B, H, N, L = probs.shape
+        read = probs @ self.codes  # (B, H, N, 2K + 1)
+        K = read.shape[-1] // 2
+        unit = read[..., :2 * K] / (read[..., 2 * K:] + 1e-3)  # the numbers' mean phasor, per head
+        s, c = unit[..., :K], unit[..., K:]
+        g, h = torch.triu_indices(H, H, 1, device=probs.device)
+        pairs = s[:, h] * c[:, g] - c[:, h] * s[:, g]  # (B, P, N, K): sin(a_h - a_g)
+        pairs = (pairs * self.row_valid[:, None, :, None]).transpose(1, 2).reshape(B, N, -1)
+        if self.dense:  # row i is position i
+            return pairs
+        out = torch.zeros(B, L + 1, pairs.shape[-1], device=probs.device, dtype=pairs.dtype)
+        return out.scatter(1, self._targets(L)[..., None].expand_as(pairs), pairs)[:, :L]
+
+    def _targets(self, L: int) -> torch.Tensor:
+        """(B, N): each row's position, L for padding rows. Padding rows write to a spare
+        position, cut off after: were they to write to a real position, as many copies of its
+        gradient would flow back into it as there are padding rows."""
+        return torch.where(self.row_valid, self.rows, L)
 
     def attend(self, a: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor,
-               bias: torch.Tensor) -> torch.Tensor:
+               bias: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
         """a (B, H, L, D): attention output; its rows of linked question tokens recomputed with
-        `bias` (H,) added where linked. q, k, v (B, H, L, D), mask (B, 1, 1 or L, L) bool."""
+        `bias` (H,) added where linked. q, k, v (B, H, L, D), mask (B, 1, 1 or L, L) bool.
+        Returns the new output and, with `codes`, `compare` of the rows' attention."""
         B, H, L, D = q.shape
         N = self.rows.shape[1]
         index = self.rows[:, None, :, None]
         scores = q.float().gather(2, index.expand(B, H, N, D)) @ k.float().transpose(-1, -2) / math.sqrt(D)
         allowed = mask.gather(2, index.expand(B, 1, N, L)) if mask.shape[2] > 1 else mask
         scores = (scores + bias.float()[:, None, None] * self.linked).masked_fill(~allowed, float("-inf"))
-        out = torch.softmax(scores, -1) @ v.float()  # (B, H, N, D)
-        # padding rows write to a spare position L, cut off after: were they to write to a real
-        # position, as many copies of its gradient would flow back into it as there are padding rows
-        target = torch.where(self.row_valid, self.rows, L)[:, None, :, None].expand(B, H, N, D)
-        return F.pad(a, (0, 0, 0, 1)).scatter(2, target, out.to(a.dtype))[:, :, :L]
+        probs = torch.softmax(scores, -1)
+        out = probs @ v.float()  # (B, H, N, D)
+        target = self._targets(L)[:, None, :, None].expand(B, H, N, D)
+        a = F.pad(a, (0, 0, 0, 1)).scatter(2, target, out.to(a.dtype))[:, :, :L]
+        return a, None if self.codes is None else self.compare(probs)
 
 
 @dataclass
@@ -314,6 +363,9 @@ class Layer(nn.Module):
         self.rank_out: nn.Linear | None = None
         # per head: added where a question token and a key share a name (QuestionLinks)
         self.link_bias: nn.Parameter | None = None
+        # how the numbers two heads of a question token attend to compare, into the residual
+        # (QuestionLinks.compare; BlockDiffusionModel._add_compare_outs)
+        self.compare_out: nn.Linear | None = None
 
     def _project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(query, key, value) of x (B, S, dim), each (B, S, dim)."""
@@ -341,26 +393,31 @@ class Layer(nn.Module):
             links = questions is not None and self.link_bias is not None
             ranks = self.rank_out is not None and relative is not None
             if (links and questions.dense) or (ranks and relative.dense):
-                a, extra = self._dense_attention(q, k, v, bias, relative if ranks else None,
-                                                 questions if links else None)
+                a, ranked, compared = self._dense_attention(q, k, v, bias, relative if ranks else None,
+                                                            questions if links else None)
             else:
                 a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=bias)
-                a = questions.attend(a, q, k, v, mask, self.link_bias) if links else a
-                extra = relative.read(q, k, mask) if ranks else None
-        if extra is not None:
-            extra = self.rank_out(extra.to(x.dtype))
+                a, compared = questions.attend(a, q, k, v, mask, self.link_bias) if links else (a, None)
+                ranked = relative.read(q, k, mask) if ranks else None
+        extra = None if ranked is None else self.rank_out(ranked.to(x.dtype))
+        if compared is not None and self.compare_out is not None:
+            compared = self.compare_out(compared.to(x.dtype))
+            extra = compared if extra is None else extra + compared
         B, H, S, D = a.shape
         return self._rest(x, a.transpose(1, 2).reshape(B, S, H * D), extra), (k, v)
 
     def _dense_attention(self, q, k, v, bias, relative: RelativeRanks | None, questions: QuestionLinks | None):
         """forward's attention where the recomputed rows are every row (dense_rows): the scores
         once, for the plain softmax (what the number comparison term reads) and the one with
-        the link bias (zero on rows without linked names, so there it is the plain one)."""
+        the link bias (zero on rows without linked names, so there it is the plain one), which
+        the question comparison reads. Returns the output, the number and question comparisons."""
         scores = q.float() @ k.float().transpose(-1, -2) / math.sqrt(q.shape[-1]) + bias  # (B, H, L, L)
         plain = torch.softmax(scores, -1)
         linked = plain if questions is None else torch.softmax(
             scores + self.link_bias.float()[:, None, None] * questions.linked, -1)
-        return linked @ v.float(), None if relative is None else relative.from_attention(plain)
+        ranked = None if relative is None else relative.from_attention(plain)
+        compared = None if questions is None or questions.codes is None else questions.compare(linked)
+        return linked @ v.float(), ranked, compared
 
     def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None,
               lengths=None):
@@ -408,6 +465,8 @@ class BlockDiffusionModel(nn.Module):
         if cfg.name_links:
             self.link_proj = nn.Linear(cfg.name_links, cfg.dim, bias=False)
             self._add_link_biases()
+        if cfg.question_compare:
+            self._add_compare_outs()
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
@@ -436,6 +495,8 @@ class BlockDiffusionModel(nn.Module):
             nn.init.zeros_(self.link_proj.weight)
             for layer in self.layers[:-1]:
                 nn.init.zeros_(layer.link_bias)
+                if layer.compare_out is not None:
+                    nn.init.zeros_(layer.compare_out.weight)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
@@ -489,20 +550,41 @@ class BlockDiffusionModel(nn.Module):
         for layer in self.layers[:-1]:
             layer.link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
 
+    def add_question_compare(self, k: int) -> None:
+        """Give the model the question comparison (ModelConfig.question_compare, k frequencies)
+        through projections starting at zeros: the model starts as it was without it."""
+        if self.cfg.question_compare == k:
+            raise ValueError(f"the model has the question comparison already ({k} frequencies)")
+        cfg = self.cfg.model_copy(update={"question_compare": k})
+        self.cfg = ModelConfig.model_validate(cfg.model_dump())  # it needs number ranks and name links
+        self._add_compare_outs()
+
+    def _add_compare_outs(self) -> None:
+        """The question comparison's projection into the residual, zeros, in every layer but the
+        last (whose prefix outputs feed nothing)."""
+        w = self.word_embeddings.weight
+        pairs = self.cfg.n_heads * (self.cfg.n_heads - 1) // 2
+        for layer in self.layers[:-1]:
+            layer.compare_out = nn.Linear(pairs * self.cfg.question_compare, self.cfg.dim, bias=False,
+                                          device=w.device, dtype=w.dtype)
+            nn.init.zeros_(layer.compare_out.weight)
+
     def keep_layers(self, keep: list[int]) -> None:
         """Keep only these layers, in this order (a smaller student that starts from its
         teacher's own layers); everything else (embeddings, head) stays."""
         if not keep or len(set(keep)) != len(keep) or not all(0 <= i < len(self.layers) for i in keep):
             raise ValueError(f"keep_layers must name distinct layers of 0..{len(self.layers) - 1}, got {keep}")
         self.layers = nn.ModuleList(self.layers[i] for i in keep)
-        self.layers[-1].rank_out = self.layers[-1].link_bias = None  # the last layer's prefix outputs feed nothing
+        # the last layer's prefix outputs feed nothing
+        self.layers[-1].rank_out = self.layers[-1].link_bias = self.layers[-1].compare_out = None
         self.cfg = self.cfg.model_copy(update={"n_layers": len(keep)})
 
-    def _questions(self, links: torch.Tensor | None, segments: torch.Tensor,
+    def _questions(self, links: torch.Tensor | None, segments: torch.Tensor, numbers: torch.Tensor | None,
                    dense: bool = False) -> QuestionLinks | None:
         if not self.cfg.name_links or links is None:
             return None
-        return QuestionLinks.of(links, segments, dense)  # None when no question names anything
+        # None when no question names anything (or, with question_compare, when there is no question)
+        return QuestionLinks.of(links, segments, dense, numbers, self.cfg)
 
     def _relative(self, numbers: torch.Tensor | None, dense: bool = False) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
@@ -558,7 +640,7 @@ class BlockDiffusionModel(nn.Module):
         shape that depends on the data: for exporters)."""
         x = self._embed_prefix(ids, segments, numbers, links)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
-        relative, questions = self._relative(numbers, dense_rows), self._questions(links, segments, dense_rows)
+        relative, questions = self._relative(numbers, dense_rows), self._questions(links, segments, numbers, dense_rows)
         ks, vs = [], []
         for layer in self.layers[:-1]:
             x, (k, v) = layer(x, mask, relative, questions)
@@ -597,7 +679,8 @@ class BlockDiffusionModel(nn.Module):
         sees_block[:, :L] = True  # prefix rows: prefix columns only; block rows: all
         mask = sees_block[None, None] & keys[:, None, None, :]  # (B, 1, L + S, L + S)
         relative = self._relative(None if numbers is None else F.pad(numbers, (0, S)))  # slots are no numbers
-        questions = self._questions(None if links is None else F.pad(links, (0, S)), F.pad(segments, (0, S)))
+        questions = self._questions(None if links is None else F.pad(links, (0, S)), F.pad(segments, (0, S)),
+                                    None if numbers is None else F.pad(numbers, (0, S)))
         for layer in self.layers:
             x, _ = layer(x, mask, relative, questions)
         return self._head(x[:, L:], choices)

@@ -1,6 +1,7 @@
 """Name links: which words are names, the sentences that share them, the tokens that carry
 them, and the model's link bias (zeros when added, exact across the two passes)."""
 
+import pytest
 import torch
 from decider.engine.checkpoint import load_checkpoint, save_checkpoint
 from decider.engine.decode import Batch
@@ -144,7 +145,8 @@ def test_padding_rows_of_question_links_pass_no_gradient():
     questions = QuestionLinks.of(links, segments)
     assert questions.row_valid.tolist() == [[True, True, False, False], [True, True, True, True]]
     q, k, v, a = (torch.randn(2, 2, 7, 4, requires_grad=True) for _ in range(4))
-    out = questions.attend(a, q, k, v, torch.ones(2, 1, 1, 7, dtype=torch.bool), torch.zeros(2))
+    out, compared = questions.attend(a, q, k, v, torch.ones(2, 1, 1, 7, dtype=torch.bool), torch.zeros(2))
+    assert compared is None  # no question comparison asked for
     out.sum().backward()
     assert torch.equal(a.grad[0, :, [0, 1, 2, 5, 6]], torch.ones(2, 5, 4))  # untouched rows: their own gradient
     assert torch.equal(a.grad[0, :, [3, 4]], torch.zeros(2, 2, 4))         # recomputed rows: none through `a`
@@ -152,10 +154,12 @@ def test_padding_rows_of_question_links_pass_no_gradient():
     assert torch.allclose(out[0, :, 3], plain[0, :, 3], atol=1e-6)  # bias zero: the same attention
 
 
-def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny):
+@pytest.mark.parametrize("compare", [0, 3])
+def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny, compare):
     """prefix_forward(dense_rows=True) recomputes every row's attention (what an exporter can
-    take) where the usual pass recomputes only the number tokens' and the named question
-    tokens': the same K/V, in a padded batch whose rows have different counts of both."""
+    take) where the usual pass recomputes only the number tokens' and the (named) question
+    tokens': the same K/V, in a padded batch whose rows have different counts of both, with and
+    without the question comparison."""
     tok, model = tiny.tokenizer, tiny.model
     requests = [("TT-1 reads 131.5 °C. TT-2 reads 7 °C. The trip for TT-1 is set at 128 °C.",
                  [Question("q1", "Is TT-1 above its trip?", "boolean"), Question("q2", "Is TT-2 tripped?", "boolean")]),
@@ -165,8 +169,11 @@ def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny):
         model.add_number_ranks(16, spread=True)
         model.add_number_relative(4)
         model.add_name_links(4)
+        if compare:
+            model.add_question_compare(compare)
         for name, p in model.named_parameters():
-            if name.startswith("link_proj.") or ".rank_out." in name or name.endswith(".link_bias"):
+            if name.startswith("link_proj.") or ".rank_out." in name or name.endswith(".link_bias") \
+                    or ".compare_out." in name:
                 p.normal_(std=0.5)
         sparse = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, b.links)
         dense = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, b.links, dense_rows=True)
@@ -176,3 +183,32 @@ def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny):
     for x, y, z in zip((*sparse.k, *sparse.v), (*dense.k, *dense.v), (*unlinked.k, *unlinked.v)):
         torch.testing.assert_close(x * keep, y * keep, atol=1e-5, rtol=1e-5)
     assert not torch.allclose(sparse.k[-1] * keep, unlinked.k[-1] * keep, atol=1e-3)  # both parts are at work
+
+
+def test_the_question_comparison_says_which_of_two_heads_numbers_is_larger():
+    """A question token whose head 0 attends to a reading and head 1 to its trip reads
+    sin(pi k (r_trip - r_reading) / 2): the sign says which is larger, whatever else the
+    context holds; heads that attend to no number read zero, and so do other tokens."""
+    from decider.engine.model import PRESETS, QuestionLinks
+
+    cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 16, "number_spread": True, "name_links": 2,
+                                             "question_compare": 2})
+    numbers = torch.tensor([[3, 1, 2, 0, 0, 0]])  # codes 1, 0, 1/2; then a word and two question tokens
+    links = torch.tensor([[1, 1, 2, 0, 1, 0]])
+    segments = torch.tensor([[0, 0, 0, 0, 1, 1]])
+    questions = QuestionLinks.of(links, segments, numbers=numbers, cfg=cfg)
+    assert questions.rows.tolist() == [[4, 5]]  # every question token, named or not
+    probs = torch.zeros(1, 4, 2, 6)  # (B, H, rows, L)
+    probs[0, 0, :, 0] = 0.1    # head 0: the reading (code 1), a small share ...
+    probs[0, 0, :, 3] = 0.9    # ... the rest on a word
+    probs[0, 1, :, 1] = 1.0    # head 1: the trip (code 0)
+    probs[0, 2:, :, 3] = 1.0   # heads 2, 3: no number
+    f = questions.compare(probs)  # (B, L, 6 pairs * 2)
+    assert f.shape == (1, 6, 12)
+    k = torch.tensor([1.0, 2.0]) * torch.pi / 2
+    torch.testing.assert_close(f[0, 4, :2], torch.sin((0 - 1) * k), atol=2e-2, rtol=0)  # head 1's is smaller
+    assert f[0, 4, 0] < -0.95
+    assert torch.equal(f[0, :4], torch.zeros(4, 12))  # not question tokens
+    assert torch.equal(f[0, 4, 2:], torch.zeros(10))  # pairs with a head that reads no number
+    added = QuestionLinks.of(links, segments, numbers=numbers, cfg=cfg.model_copy(update={"question_compare": 0}))
+    assert added.rows.tolist() == [[4]] and added.codes is None  # without it: the named token alone

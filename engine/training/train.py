@@ -89,6 +89,10 @@ class TrainConfig(BaseModel):
     name_links: int = Field(0, ge=0, description="give a model without them the linked comparison of numbers "
                             "and the question tokens' link bias (ModelConfig.name_links), this many frequencies, "
                             "starting at zero; 0 = keep")
+    question_compare: int = Field(0, ge=0, description="give a model without it the question comparison "
+                                  "(ModelConfig.question_compare: how the numbers two heads of a question token "
+                                  "attend to compare), this many frequencies, starting at zero; needs name_links; "
+                                  "0 = keep")
     link_bias_lr_scale: float = Field(100.0, gt=0, description="the question tokens' link bias is one scalar per "
                                       "head and layer: it learns at this multiple of the learning rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
@@ -353,6 +357,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     if cfg.name_links and ckpt.model.cfg.name_links != cfg.name_links:
         ckpt.model.add_name_links(cfg.name_links)
         log(f"linked comparison of numbers ({cfg.name_links} frequencies) and question link biases start from zero")
+    if cfg.question_compare and ckpt.model.cfg.question_compare != cfg.question_compare:
+        ckpt.model.add_question_compare(cfg.question_compare)
+        log(f"question comparison ({cfg.question_compare} frequencies) starts from zero in every layer")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     teacher = None
     if cfg.teacher:
@@ -360,7 +367,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         log(f"distilling {cfg.teacher} ({teacher.cfg.n_layers} layers) at weight {cfg.distill_weight}")
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
-    fresh = lambda n: n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n  # noqa: E731
+    fresh = lambda n: n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n or ".compare_out." in n  # noqa: E731
     linking = lambda n: n.endswith(".link_bias")  # noqa: E731
     numbers = [p for p, n in params.items() if fresh(n)]
     links = [p for p, n in params.items() if linking(n)]
