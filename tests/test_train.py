@@ -106,13 +106,14 @@ def test_learning_rate_can_end_at_the_time_limit():
 
 
 def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
-    """A model without number ranks gets them (zeros) when the config asks; they train, at
-    their own learning-rate multiple, and a resumed run keeps them."""
+    """A model without number ranks gets them (zeros) when the config asks, with the comparison
+    term, names and the question comparison; they train, at their own learning-rate multiple,
+    and a resumed run keeps them."""
     from decider.engine.checkpoint import save_checkpoint
     init = save_checkpoint(tiny, tmp_path / "init")
     mix = {"readings": 1.0}
     cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=2,
-                      number_ranks=16, number_relative=4, name_links=4,
+                      number_ranks=16, number_relative=4, name_links=4, question_compare=2,
                       stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
     logs = []
     ckpt = train(cfg, progress=False, log=logs.append)
@@ -120,13 +121,16 @@ def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
     assert ckpt.model.cfg.number_ranks == 16 and ckpt.model.number_proj.weight.abs().sum() > 0
     assert all(layer.rank_out.weight.abs().sum() > 0 for layer in ckpt.model.layers[:-1])
     assert any("linked comparison" in m for m in logs) and ckpt.model.link_proj.weight.abs().sum() > 0
+    assert any("question comparison (2" in m for m in logs) and ckpt.model.cfg.question_compare == 2
+    assert all(layer.compare_out.weight.abs().sum() > 0 for layer in ckpt.model.layers[:-1])
     resumed = load_checkpoint(tmp_path / "run")
+    assert torch.equal(resumed.model.layers[0].compare_out.weight, ckpt.model.layers[0].compare_out.weight.float())
     assert torch.equal(resumed.model.number_proj.weight, ckpt.model.number_proj.weight.float())
     assert torch.equal(resumed.model.layers[0].rank_out.weight, ckpt.model.layers[0].rank_out.weight.float())
     more = cfg.model_copy(update={"stages": [Stage(max_links=1, examples=16, max_questions=3, mix=mix)]})
     logs.clear()
     train(more, progress=False, log=logs.append)
-    assert not any("number ranks 1..16" in m or "comparison term" in m for m in logs)
+    assert not any("number ranks 1..16" in m or "comparison term" in m or "question comparison" in m for m in logs)
     assert load_checkpoint(tmp_path / "run").model.cfg.number_ranks == 16
     spread = cfg.model_copy(update={"out": tmp_path / "spread", "init": str(tmp_path / "run"), "number_spread": True})
     logs.clear()
