@@ -172,6 +172,28 @@ def test_v2_mix_splits_are_deterministic_accepted_and_keep_held_out_phrasing_apa
     assert not train & test
 
 
+def test_a_mix_entry_can_cap_a_familys_rule_chains():
+    """'readings@0' keeps a family's easy sets in a stage of long chains; plain entries draw
+    the sets they always drew; a misspelt entry is refused saying what an entry may be."""
+    import pytest
+
+    from decider.engine.training.corpus import family_of
+    from decider.engine.training.train import Stage
+
+    capped = make_sets(CorpusSpec(split="train", max_links=5, mix=(("readings@0", 0.5), ("v1@0", 0.5))), 40)
+    assert {family_of(s) for s in capped} == {"readings", "v1"}
+    assert all(max(s.depth) == 0 for s in capped)
+    deep = make_sets(CorpusSpec(split="train", max_links=5, mix=(("readings", 1.0),)), 40)
+    assert any(max(s.depth) > 0 for s in deep)
+    alone = make_sets(CorpusSpec(split="train", max_links=5, mix=(("readings", 0.5), ("v1", 0.5))), 20)
+    beside = make_sets(CorpusSpec(split="train", max_links=5, mix=(("readings", 0.5), ("v1@5", 0.5))), 20)
+    assert [s.context for s in alone if family_of(s) == "readings"] == \
+        [s.context for s in beside if family_of(s) == "readings"]
+    for bad in ("reading", "readings@6", "readings@x"):
+        with pytest.raises(ValueError, match="readings@0"):
+            Stage(max_links=5, examples=10, mix={bad: 1.0})
+
+
 def test_answer_links_read_rules_through_the_questions_asked():
     """base.answer_links on a hand-built world: a negated yes/no question, a categorical question
     standing for an atom, a rule with an unasked condition (no link) and one the context

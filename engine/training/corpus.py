@@ -18,7 +18,7 @@ sentence patterns, which are the default model's contract with its users.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decider.engine.request import Question
 
 @dataclass
@@ -122,6 +122,17 @@ FAMILIES = ("v1", "readings", "contracts", "reports", "quantified")
 V1_ONLY: tuple[tuple[str, float], ...] = (("v1", 1.0),)
 V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contracts", 0.2), ("reports", 0.2),
                                          ("quantified", 0.2))
+
+
+def mix_entry(entry: str) -> tuple[str, int | None]:
+    """A mix entry -> (family, cap on rule-chain links or None). "readings" draws the family's
+    sets as the stage says; "readings@0" draws them with chains of at most 0 links whatever the
+    stage's `max_links`, so easy sets of a family can stay in the mix beside the hard ones."""
+    family, at, cap = entry.partition("@")
+    if family not in FAMILIES or at and not (cap.isdigit() and int(cap) <= 5):
+        raise ValueError(f"unknown corpus mix entry {entry!r}: use a family of {list(FAMILIES)}, optionally with "
+                         "'@N' (N = 0..5, the most rule-chain links of its sets), e.g. 'readings@0'")
+    return family, int(cap) if at else None
 
 # ----------------------------------------------------------------------------- templates
 FACT_TRUE = ("{E} is {s}.", "{E} is currently {s}.", "The log shows that {e} is {s}.",
@@ -434,24 +445,26 @@ def make_set(spec: CorpusSpec, index: int) -> DecisionSet:
     """Set number `index` of a split: the same (spec, index) always gives the same set."""
     if spec.split not in SPLIT_OFFSETS:
         raise ValueError(f"unknown split {spec.split!r}; choose one of {sorted(SPLIT_OFFSETS)}")
-    mix = [(f, w) for f, w in spec.mix if w > 0 and not (spec.split == "heldout" and f == "v1")]
+    mix = [(f, w) for f, w in spec.mix if w > 0 and not (spec.split == "heldout" and mix_entry(f)[0] == "v1")]
     if not mix:
         raise ValueError(f"split {spec.split!r} has no family to draw from in the mix {spec.mix}")
-    family = mix[0][0]
+    entry = mix[0][0]
     if len(mix) > 1:
         pick = random.Random(f"decider:mix:{spec.split}:{index}").random() * sum(w for _, w in mix)
-        for family, w in mix:
+        for entry, w in mix:
             pick -= w
             if pick < 0:
                 break
+    family, cap = mix_entry(entry)
+    max_links = spec.max_links if cap is None else min(cap, spec.max_links)
     if family == "v1":
-        return _make_v1_set(spec, index)
+        return _make_v1_set(replace(spec, max_links=max_links), index)
     from decider.engine.training.families.base import Style
 
-    rng = random.Random(f"decider:{family}:{spec.split}:{spec.max_links}:{spec.max_questions}:{index}")
+    rng = random.Random(f"decider:{entry}:{spec.split}:{spec.max_links}:{spec.max_questions}:{index}")
     top = min(spec.max_questions, 8)
     n = top if rng.random() < spec.eight_fraction else rng.randint(1, max(1, top - 1))
-    return _family_generator(family)(rng, Style.for_split(spec.split), n, spec.max_links)
+    return _family_generator(family)(rng, Style.for_split(spec.split), n, max_links)
 
 
 def _make_v1_set(spec: CorpusSpec, index: int) -> DecisionSet:

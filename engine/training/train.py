@@ -32,11 +32,11 @@ from typing import Iterator
 import torch
 import yaml
 import torch.nn.functional as F
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from safetensors.torch import load_file, save_file
 
 from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, save_checkpoint, warm_start
-from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set
+from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, mix_entry
 from decider.engine.decode import Batch
 from decider.engine.device import autocast_for, resolve_device
 from decider.engine.model import PRESETS
@@ -51,7 +51,15 @@ class Stage(BaseModel):
     max_extra: int = Field(3, ge=0, description="most unasked-about sentences per set")
     mix: dict[str, float] = Field(default_factory=lambda: {"v1": 1.0},
                                   description="share of each corpus family (v1, readings, contracts, reports, "
-                                              "quantified) in this stage's sets")
+                                              "quantified) in this stage's sets; 'readings@0': the family's sets "
+                                              "with at most 0 rule-chain links, whatever max_links says")
+
+    @field_validator("mix")
+    @classmethod
+    def _known_families(cls, mix: dict[str, float]) -> dict[str, float]:
+        for entry in mix:
+            mix_entry(entry)  # raises saying what a mix entry may be
+        return mix
 
 
 class TrainConfig(BaseModel):
