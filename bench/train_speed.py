@@ -1,7 +1,10 @@
 """Training throughput on this machine: sets per second of `decider train`'s step (prefix pass,
 reveal patterns, backward, AdamW) from the shipped checkpoint, per corpus and precision.
 
-    python bench/train_speed.py [--steps 6] [--json docs/eval/train_speed.json]
+    python bench/train_speed.py [--steps 6] [--json docs/eval/train_speed.json] [--copied-prefix]
+
+`--copied-prefix` times each row a second time with every reveal pattern reading its own copy
+of the prefix's keys and values (the step before PrefixKV.shared), on the same batches.
 
 Batches are built before timing (generation runs beside the step in a real run), so the
 figure is the step's own rate; the mean prefix length of the batches is printed with it.
@@ -31,7 +34,8 @@ def cpu_name() -> str:
                 platform.processor())
 
 
-def rate(mix: dict, precision: bool, steps: int, batch_size: int, block_samples: int) -> dict:
+def rate(mix: dict, precision: bool, steps: int, batch_size: int, block_samples: int,
+         shared_prefix: bool = True) -> dict:
     ckpt = load_checkpoint()
     model = ckpt.model.float().train()
     model.word_embeddings.weight.requires_grad_(False)
@@ -44,7 +48,7 @@ def rate(mix: dict, precision: bool, steps: int, batch_size: int, block_samples:
     times = []
     for tb in tbs:
         t0 = time.perf_counter()
-        loss, _, _ = batch_loss(model, tb, precision)
+        loss, _, _ = batch_loss(model, tb, precision, shared_prefix=shared_prefix)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -60,6 +64,7 @@ def main() -> int:
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--block-samples", type=int, default=8)
     p.add_argument("--json", type=Path)
+    p.add_argument("--copied-prefix", action="store_true", help="also time the step with a prefix copy per pattern")
     args = p.parse_args()
     report = {"cpu": cpu_name(), "threads": torch.get_num_threads(), "batch_size": args.batch_size,
               "block_samples": args.block_samples, "rows": []}
@@ -68,6 +73,10 @@ def main() -> int:
         for name, flag in precisions:
             row = {"corpus": corpus, "precision": name, **rate(mix, flag, args.steps, args.batch_size,
                                                               args.block_samples)}
+            if args.copied_prefix:
+                copied = rate(mix, flag, args.steps, args.batch_size, args.block_samples, shared_prefix=False)
+                row["copied_prefix_sets_per_s"] = copied["sets_per_s"]
+                row["shared_over_copied"] = round(row["sets_per_s"] / copied["sets_per_s"], 2)
             report["rows"].append(row)
             print(json.dumps(row), flush=True)
     if args.json:

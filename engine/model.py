@@ -313,12 +313,21 @@ class PrefixKV:
     v: list[torch.Tensor]  # n_layers x (B, H, L, D)
     valid: torch.Tensor    # (B, L) bool
     exact: bool = False
+    repeats: int = 1       # blocks per prefix: block row r * B + b reads prefix b (`shared`)
 
     def select(self, index: torch.Tensor) -> PrefixKV:
         """Rows `index` of the batch (repeats allowed): one prefix serving many blocks."""
         return PrefixKV([k.index_select(0, index) for k in self.k],
                         [v.index_select(0, index) for v in self.v],
                         self.valid.index_select(0, index), self.exact)
+
+    def shared(self, repeats: int) -> PrefixKV:
+        """These prefixes serving `repeats` blocks each, block row r * B + b on prefix b (training's
+        reveal patterns), read in place: what select(arange(B).repeat(repeats)) gives, without the
+        copies, which cost a training step more than its prefix pass did."""
+        if self.exact:
+            raise ValueError("exact (request by request) block attention cannot share prefixes")
+        return PrefixKV(self.k, self.v, self.valid, self.exact, repeats)
 
     def nbytes(self) -> int:
         return sum(t.numel() * t.element_size() for t in (*self.k, *self.v))
@@ -420,17 +429,17 @@ class Layer(nn.Module):
         return linked @ v.float(), ranked, compared
 
     def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None,
-              lengths=None):
+              lengths=None, repeats: int = 1):
         """Block slots x (B, S, dim) attend to their cached prefix and to each other, through
-        kernels.dispatch: prefix K/V padded (B, H, L, D) with prefix_valid (B, L) on the torch
-        path (request by request at `lengths` when given), packed (N, H, D) with cu_seqlens
-        (B + 1,) on the Triton path."""
+        kernels.dispatch: prefix K/V padded (B / repeats, H, L, D) with prefix_valid on the torch
+        path (request by request at `lengths` when given; `repeats`: PrefixKV.shared), packed
+        (N, H, D) with cu_seqlens (B + 1,) on the Triton path."""
         B, S, _ = x.shape
         q, k, v = (t.view(B, S, self.n_heads, self.head_dim) for t in self._project(x))  # (B, S, H, D)
         if cu_seqlens is None:  # torch: fp32 attention even under autocast (see the module docstring)
             with torch.autocast(x.device.type, enabled=False):
                 a = dispatch.block_attention(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid=prefix_valid,
-                                             lengths=lengths)
+                                             lengths=lengths, repeats=repeats)
         else:
             dt = q.dtype
             a = dispatch.block_attention(q, k.to(dt), v.to(dt), slot_valid, prefix_k.to(dt), prefix_v.to(dt),
@@ -663,7 +672,7 @@ class BlockDiffusionModel(nn.Module):
             if packed:
                 x = layer.block(x, k, v, slot_valid, cu_seqlens=prefix.cu_seqlens, max_len=prefix.max_len)
             else:
-                x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid, lengths=lengths)
+                x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid, lengths=lengths, repeats=prefix.repeats)
         return self._head(x, choices)
 
     def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices, numbers=None,

@@ -1,3 +1,5 @@
+import copy
+
 import pytest
 import torch
 
@@ -26,6 +28,38 @@ def test_a_tiny_training_run_lowers_the_loss(tiny, tmp_path, mix):
         losses.append(loss.item())
     first, last = sum(losses[:4]) / 4, sum(losses[-4:]) / 4
     assert last < 0.5 * first, (first, last)
+
+
+def test_reveal_patterns_read_their_shared_prefix_as_copies_of_it_would(tiny):
+    """The step's K reveal patterns read one prefix pass in place (PrefixKV.shared): the same
+    logits and gradients as giving every pattern its own copy of the prefix (select)."""
+    from decider.engine.model import PrefixKV
+
+    cfg = TrainConfig(batch_size=4, block_samples=3, seed=2,
+                      stages=[Stage(max_links=2, examples=4, max_questions=5, mix=V2)])
+    tb = next(iter(batches(cfg, tiny.tokenizer, tiny.model.cfg.n_answers)))
+    batch = tb.batch
+    assert len(set(batch.slot_valid.sum(1).tolist())) > 1  # blocks of different sizes: slot masks matter
+    model = copy.deepcopy(tiny.model).train()
+    with torch.no_grad():  # sharper attention than at random init, so every key's mask shows
+        for layer in model.layers:
+            layer.query.weight.mul_(8)
+    K, B, S = tb.labels.shape
+    answers = torch.where(tb.masked.view(K * B, S), model.mask_token, tb.labels.view(K * B, S))
+    rows = torch.arange(B).repeat(K)
+    runs = []
+    for read in (lambda p: p.select(rows), lambda p: p.shared(K)):
+        model.zero_grad()
+        prefix: PrefixKV = read(batch.prefix_forward(model))
+        logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix,
+                                     batch.answer_vectors(model)[rows])
+        (logits.masked_fill(~batch.allowed[rows], 0) ** 2).sum().backward()
+        runs.append((logits.detach(), {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}))
+    (copied, grads_copied), (shared, grads_shared) = runs
+    assert torch.allclose(shared, copied, atol=1e-6, rtol=1e-6)
+    assert grads_copied.keys() == grads_shared.keys() and len(grads_copied) > 10
+    for name, g in grads_copied.items():
+        assert torch.allclose(grads_shared[name], g, atol=1e-4, rtol=1e-4), name
 
 
 def test_train_saves_and_resumes(tiny, tmp_path):

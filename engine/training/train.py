@@ -267,17 +267,20 @@ def _as_is(batch):
     return batch
 
 
-def _logits(model, batch, answers, rows, bf16: bool) -> torch.Tensor:
+def _logits(model, batch, answers, rows, bf16: bool, shared_prefix: bool = True) -> torch.Tensor:
     """(K * B, S, C) answer logits, disallowed classes at -1e4; every reveal pattern shares one
-    prefix pass."""
+    prefix pass (rows = arange(B).repeat(K)), read in place (PrefixKV.shared; `shared_prefix`
+    False: a copy per pattern, the slower way bench/train_speed.py compares with)."""
     with autocast_for(answers.device, bf16):
-        prefix = batch.prefix_forward(model).select(rows)
+        prefix = batch.prefix_forward(model)
+        prefix = prefix.shared(len(rows) // len(batch.valid)) if shared_prefix else prefix.select(rows)
         logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix,
                                      batch.answer_vectors(model)[rows])
     return logits.masked_fill(~batch.allowed[rows], -1e4)
 
 
-def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0):
+def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0,
+               shared_prefix: bool = True):
     """Masked-diffusion cross-entropy over masked slots, all reveal patterns sharing one prefix
     pass; with a teacher, mixed with KL(teacher || model) on the same slots. Returns (loss,
     correct, masked), the last two for the first pattern, on the CPU."""
@@ -286,7 +289,7 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
     answers = torch.where(masked, model.mask_token, labels)
     rows = torch.arange(B, device=labels.device).repeat(K)
-    logits = _logits(model, batch, answers, rows, bf16)
+    logits = _logits(model, batch, answers, rows, bf16, shared_prefix)
     loss = F.cross_entropy(logits[masked], labels[masked])
     if teacher is not None and distill_weight > 0:
         with torch.no_grad():

@@ -15,14 +15,22 @@ import torch
 
 def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_valid: torch.Tensor,
                     prefix_k: torch.Tensor, prefix_v: torch.Tensor, prefix_valid: torch.Tensor,
-                    lengths: tuple[list[int], list[int]] | None = None) -> torch.Tensor:
+                    lengths: tuple[list[int], list[int]] | None = None, repeats: int = 1) -> torch.Tensor:
     """q (B, S, H, D); k, v (B, S, Hkv, D); slot_valid (B, S) bool; prefix_k, prefix_v (B, Hkv, L, D)
     padded; prefix_valid (B, L) bool. Returns (B, S, H, D) in fp32 (computed in fp32).
+
+    `repeats`: the block batch holds `repeats` blocks per prefix, block row r * P + p reading
+    prefix p (q has B = repeats * P rows, the prefix P): training's reveal patterns, which share
+    one prefix pass. The prefix is read once for all of them, not copied per block.
 
     `lengths` (prefix lengths, slot counts): attend request by request over exactly its own
     keys, so that a request's bits never depend on the padding its batch needs (the reductions
     over a padded length sum in another order: ~1e-7 in fp32, which bf16 rounding can turn into
     a different answer). Without it the batch is one padded computation."""
+    if repeats > 1:
+        if lengths is not None:
+            raise ValueError("block attention over shared prefixes reads a padded batch; pass no lengths")
+        return _attend_shared(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid, repeats)
     if lengths is None:
         keys_valid = torch.cat([prefix_valid.bool(), slot_valid.bool()], 1)  # (B, L + S)
         return _attend(q, k, v, prefix_k, prefix_v, keys_valid)
@@ -49,6 +57,26 @@ def _attend(q, k, v, prefix_k, prefix_v, keys_valid: torch.Tensor | None) -> tor
     p = scores.softmax(-1)
     out = p[..., :L] @ pv + p[..., L:] @ vh                                 # (B, H, S, D)
     return out.transpose(1, 2)                                              # (B, S, H, D)
+
+
+def _attend_shared(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid, R: int) -> torch.Tensor:
+    """_attend of R blocks per prefix: the R blocks' slots of a prefix are one (R * S)-row query
+    against it, and each block's own keys stay its own."""
+    B, S, H, D = q.shape
+    P, Hkv, L, _ = prefix_k.shape
+    group = H // Hkv
+    qh = q.float().view(R, P, S, H, D).permute(1, 3, 0, 2, 4)               # (P, H, R, S, D)
+    kh, vh = (t.float().view(R, P, S, Hkv, D).permute(1, 3, 0, 2, 4) for t in (k, v))  # (P, Hkv, R, S, D)
+    pk, pv = prefix_k.float(), prefix_v.float()                             # (P, Hkv, L, D)
+    if group > 1:
+        kh, vh, pk, pv = (t.repeat_interleave(group, 1) for t in (kh, vh, pk, pv))
+    on_prefix = (qh.reshape(P, H, R * S, D) @ pk.transpose(-1, -2)).view(P, H, R, S, L)
+    scores = torch.cat([on_prefix, qh @ kh.transpose(-1, -2)], -1) * D ** -0.5  # (P, H, R, S, L + S)
+    slots = slot_valid.bool().view(R, P, S).transpose(0, 1)                 # (P, R, S)
+    keys_valid = torch.cat([prefix_valid.bool()[:, None, :].expand(P, R, L), slots], -1)  # (P, R, L + S)
+    p = scores.masked_fill(~keys_valid[:, None, :, None, :], float("-inf")).softmax(-1)
+    out = (p[..., :L].reshape(P, H, R * S, L) @ pv).view(P, H, R, S, D) + p[..., L:] @ vh
+    return out.permute(2, 0, 3, 1, 4).reshape(B, S, H, D)                   # (R * P, S, H, D)
 
 
 def pad_prefix(prefix: torch.Tensor, cu_seqlens: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
