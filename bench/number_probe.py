@@ -2,7 +2,7 @@
 
     python bench/number_probe.py [--checkpoint DIR] [--probes 60] [--distractors 0 1 3]
     python bench/number_probe.py --learn 300 --distractors 3 [--number-relative 8] [--name-links 8]
-        [--question-compare 4]
+        [--question-compare 4] [--number-links] [--form trip|limits|number]
 
 "TT-1 reads 123.4 °C. The high-temperature trip setting for TT-1 is 130 °C." and "Is TT-1 above
 its trip setting?", with readings drawn above and below the trip. With `--distractors N` the
@@ -11,12 +11,19 @@ order: the model must find the asked instrument's two numbers among 2 (N + 1) be
 them. A model that compares gives "yes" a higher probability when the reading is above; prints,
 per distractor count, the mean P(yes) of both groups and the accuracy.
 
+`--form limits`: every instrument has a high alarm, a high-high alarm and a trip setting, and the
+question names one of them ("Is TT-1 above its high-high alarm?"): which of the instrument's
+numbers to compare is in the question's words. `--form number`: the question gives the number
+("Is TT-1 above 131 °C?"), and the instrument's trip setting is one more number beside its
+reading.
+
 `--learn STEPS`: how fast can the model learn it? Fine-tunes a copy of the checkpoint (in memory,
 nothing saved) on probes of the last distractor count alone, 16 per step (the trainer's
 learning rates: 1.5e-4, new number parts at 10x, link biases at 100x), optionally after adding the
 number comparison term (`--number-relative`), the linked comparison (`--name-links`,
-engine/names.py) or the question comparison (`--question-compare`); prints the training accuracy
-every 50 steps, then the probe figures above on fresh probes.
+engine/names.py), the question comparison (`--question-compare`) or the number tokens' link bias
+(`--number-links`); prints the training accuracy every 50 steps, then the probe figures above on
+fresh probes.
 """
 
 from __future__ import annotations
@@ -30,28 +37,47 @@ from decider.engine.core import build_engine
 from decider.engine.request import Question
 
 
-def _instrument(rng: random.Random, tag: str) -> tuple[list[str], bool]:
+FORMS = ("trip", "limits", "number")
+LIMITS = ("high alarm", "high-high alarm", "trip setting")
+
+
+def _near(rng: random.Random, reading: float) -> int:
+    return round(reading + rng.choice([-1, 1]) * rng.uniform(0.5, 30))
+
+
+def _instrument(rng: random.Random, tag: str, form: str = "trip") -> tuple[list[str], str, bool]:
+    """(sentences, question, its answer) of one instrument."""
     reading = round(rng.uniform(20, 200), 1)
-    trip = round(reading + rng.choice([-1, 1]) * rng.uniform(0.5, 30))
-    return [f"{tag} reads {reading} °C.", f"The high-temperature trip setting for {tag} is {trip} °C."], reading > trip
+    said = [f"{tag} reads {reading} °C."]
+    if form == "limits":
+        limits = {name: _near(rng, reading) for name in LIMITS}
+        said += [f"The {name} for {tag} is set at {v} °C." for name, v in limits.items()]
+        name = rng.choice(LIMITS)
+        return said, f"Is {tag} above its {name}?", reading > limits[name]
+    trip = _near(rng, reading)
+    said.append(f"The high-temperature trip setting for {tag} is {trip} °C.")
+    if form == "number":
+        asked = _near(rng, reading)
+        return said, f"Is {tag} above {asked} °C?", reading > asked
+    return said, f"Is {tag} above its trip setting?", reading > trip
 
 
-def probe(rng: random.Random, distractors: int) -> tuple[list[str], str, bool]:
-    """(sentences, question, whether the asked reading is above its trip)."""
+def probe(rng: random.Random, distractors: int, form: str = "trip") -> tuple[list[str], str, bool]:
+    """(sentences, question, whether the asked reading is above what the question names)."""
     tags = rng.sample(range(100, 1000), distractors + 1)
-    sentences, above = _instrument(rng, f"TT-{tags[0]}")
+    sentences, question, above = _instrument(rng, f"TT-{tags[0]}", form)
     for t in tags[1:]:
-        sentences += _instrument(rng, f"TT-{t}")[0]
+        sentences += _instrument(rng, f"TT-{t}", form)[0]
     if distractors:
         rng.shuffle(sentences)
-    return sentences, f"Is TT-{tags[0]} above its trip setting?", above
+    return sentences, question, above
 
 
-def probes(n: int, distractors: int, seed: int = 0) -> tuple[list[dict], list[bool]]:
+def probes(n: int, distractors: int, seed: int = 0, form: str = "trip") -> tuple[list[dict], list[bool]]:
     rng = random.Random(seed)
     requests, above = [], []
     for _ in range(n):
-        sentences, question, is_above = probe(rng, distractors)
+        sentences, question, is_above = probe(rng, distractors, form)
         requests.append({"context": " ".join(sentences),
                          "questions": [{"id": "q", "text": question, "type": "boolean"}],
                          "options": {"return_distributions": True}})
@@ -59,7 +85,8 @@ def probes(n: int, distractors: int, seed: int = 0) -> tuple[list[dict], list[bo
     return requests, above
 
 
-def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1) -> None:
+def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1,
+          form: str = "trip", number_links: bool = False) -> None:
     """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
     import torch
 
@@ -74,10 +101,12 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
         model.add_name_links(links)
     if compare and model.cfg.question_compare != compare:
         model.add_question_compare(compare)
+    if number_links and not model.cfg.number_links:
+        model.add_number_links()
     model.word_embeddings.weight.requires_grad_(False)
     fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj."))
              or ".rank_out." in n or ".compare_out." in n]
-    biases = [p for n, p in model.named_parameters() if n.endswith(".link_bias")]
+    biases = [p for n, p in model.named_parameters() if n.endswith((".link_bias", ".number_link_bias"))]
     ids = {id(p) for p in fresh + biases}
     rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
     opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
@@ -86,7 +115,7 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     for step in range(steps):
         examples = []
         for _ in range(16):
-            sentences, question, above = probe(rng, distractors)
+            sentences, question, above = probe(rng, distractors, form)
             s = DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
                             answers=[0 if above else 1], depth=[0], support=[None], chained=False)
             examples.append(make_example(s, ckpt.tokenizer, rng, 0.0, 1))
@@ -112,6 +141,8 @@ def main() -> int:
     p.add_argument("--number-relative", type=int, default=0, help="with --learn: add the comparison term first")
     p.add_argument("--name-links", type=int, default=0, help="with --learn: add the linked comparison first")
     p.add_argument("--question-compare", type=int, default=0, help="with --learn: add the question comparison first")
+    p.add_argument("--number-links", action="store_true", help="with --learn: add the number tokens' link bias first")
+    p.add_argument("--form", choices=FORMS, default="trip", help="what the question compares the reading with")
     args = p.parse_args()
     ckpt = None
     if args.learn:
@@ -119,14 +150,14 @@ def main() -> int:
 
         ckpt = load_checkpoint(args.checkpoint)
         learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links,
-              args.question_compare)
+              args.question_compare, form=args.form, number_links=args.number_links)
     engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)
     for d in args.distractors:
-        requests, above = probes(args.probes, d)
+        requests, above = probes(args.probes, d, form=args.form)
         results = engine.decide(requests)
         p_yes = [r.answers[0].distribution[0] for r in results]
         right = [(r.answers[0].answer == "yes") == a for r, a in zip(results, above)]
-        print(json.dumps({"distractors": d, "probes": len(requests), "accuracy": round(sum(right) / len(right), 3),
+        print(json.dumps({"form": args.form, "distractors": d, "probes": len(requests), "accuracy": round(sum(right) / len(right), 3),
                           "p_yes_when_above": round(statistics.mean(p for p, a in zip(p_yes, above) if a), 3),
                           "p_yes_when_below": round(statistics.mean(p for p, a in zip(p_yes, above) if not a), 3)}))
     return 0

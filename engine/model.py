@@ -66,6 +66,11 @@ class ModelConfig(BaseModel):
     question_compare: int = Field(0, ge=0, description="with name_links: every question token also reads, for each "
                                   "pair of heads, how the numbers one head attends to compare with those the other "
                                   "attends to, through this many frequencies (QuestionLinks.compare); 0 = none")
+    number_links: bool = Field(False, description="with number_relative and name_links: the number tokens, whose "
+                               "comparison term reads their own attention, attend in every head with a learned "
+                               "bias of their own to the sentences that share a name with theirs "
+                               "(RelativeRanks.linked): a set point finds its instrument's reading, and a "
+                               "question's number the asked instrument's, among a dozen instruments' numbers")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -75,6 +80,9 @@ class ModelConfig(BaseModel):
         if self.question_compare and not (self.number_ranks and self.name_links):
             raise ValueError("question_compare reads rank codes through the question links: it needs number_ranks "
                              "and name_links")
+        if self.number_links and not (self.number_relative and self.name_links):
+            raise ValueError("number_links biases the attention the number comparison term reads towards named "
+                             "sentences: it needs number_relative and name_links")
         for name in ("yes_token", "no_token"):
             if not 0 <= getattr(self, name) < self.vocab_size:
                 raise ValueError(f"{name} {getattr(self, name)} is outside the vocabulary (0..{self.vocab_size - 1})")
@@ -179,10 +187,14 @@ class RelativeRanks:
     own: torch.Tensor     # (B, 1, N, 2K) sin | cos of those tokens' codes
     row_valid: torch.Tensor  # (B, 1, N, 1) 1 for a real number token, 0 for padding
     dense: bool = False      # rows are every position (selected_rows)
+    # ModelConfig.number_links: the row's sentence and the key's share a name (B, 1, N, L) bool
+    linked: torch.Tensor | None = None
 
     @staticmethod
-    def of(ranks: torch.Tensor, cfg: ModelConfig, dense: bool = False) -> RelativeRanks | None:
-        """None when no row has a number (`dense`: see selected_rows)."""
+    def of(ranks: torch.Tensor, cfg: ModelConfig, dense: bool = False,
+           links: torch.Tensor | None = None) -> RelativeRanks | None:
+        """None when no row has a number (`dense`: see selected_rows). `links` (B, L), the name
+        masks (engine/names.py), with cfg.number_links: which keys each row's bias reaches."""
         selected = selected_rows(ranks > 0, dense)
         if selected is None:
             return None
@@ -191,15 +203,25 @@ class RelativeRanks:
         k = torch.arange(1, cfg.number_relative + 1, device=ranks.device, dtype=torch.float32) * math.pi
         values = torch.cat([torch.sin(r * k), torch.cos(r * k)], -1) * is_number  # (B, L, 2K)
         own = values.gather(1, rows[..., None].expand(-1, -1, values.shape[-1]))
-        return RelativeRanks(values[:, None], rows, own[:, None], row_valid.float()[:, None, :, None], dense)
+        linked = None
+        if cfg.number_links and links is not None:
+            linked = ((links.gather(1, rows)[:, :, None] & links[:, None, :]) != 0) & row_valid[..., None]
+            linked = linked[:, None]  # (B, 1, N, L)
+        return RelativeRanks(values[:, None], rows, own[:, None], row_valid.float()[:, None, :, None], dense, linked)
 
-    def read(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def biased(self, scores: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+        """scores (B, H, N, L) fp32 of the rows, plus `bias` (H,) where a row's names reach."""
+        if bias is None or self.linked is None:
+            return scores
+        return scores + bias.float()[:, None, None] * self.linked
+
+    def read(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
         """q, k (B, H, L, D) of a layer, mask (B, 1, 1 or L, L) bool -> (B, L, H * 2K), fp32,
-        zero on rows that are not numbers."""
+        zero on rows that are not numbers. `bias` (H,): Layer.number_link_bias (number_links)."""
         B, H, L, D = q.shape
         N = self.rows.shape[1]
         q_rows = q.float().gather(2, self.rows[:, None, :, None].expand(B, H, N, D))
-        scores = q_rows @ k.float().transpose(-1, -2) / math.sqrt(D)  # (B, H, N, L)
+        scores = self.biased(q_rows @ k.float().transpose(-1, -2) / math.sqrt(D), bias)  # (B, H, N, L)
         allowed = mask.expand(B, 1, L, L).gather(2, self.rows[:, None, :, None].expand(B, 1, N, L)) \
             if mask.shape[2] > 1 else mask
         return self.from_attention(torch.softmax(scores.masked_fill(~allowed, float("-inf")), -1))
@@ -372,6 +394,8 @@ class Layer(nn.Module):
         self.rank_out: nn.Linear | None = None
         # per head: added where a question token and a key share a name (QuestionLinks)
         self.link_bias: nn.Parameter | None = None
+        # per head: added where a number token and a key share a name (ModelConfig.number_links)
+        self.number_link_bias: nn.Parameter | None = None
         # how the numbers two heads of a question token attend to compare, into the residual
         # (QuestionLinks.compare; BlockDiffusionModel._add_compare_outs)
         self.compare_out: nn.Linear | None = None
@@ -407,7 +431,7 @@ class Layer(nn.Module):
             else:
                 a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=bias)
                 a, compared = questions.attend(a, q, k, v, mask, self.link_bias) if links else (a, None)
-                ranked = relative.read(q, k, mask) if ranks else None
+                ranked = relative.read(q, k, mask, self.number_link_bias) if ranks else None
         extra = None if ranked is None else self.rank_out(ranked.to(x.dtype))
         if compared is not None and self.compare_out is not None:
             compared = self.compare_out(compared.to(x.dtype))
@@ -424,7 +448,10 @@ class Layer(nn.Module):
         plain = torch.softmax(scores, -1)
         linked = plain if questions is None else torch.softmax(
             scores + self.link_bias.float()[:, None, None] * questions.linked, -1)
-        ranked = None if relative is None else relative.from_attention(plain)
+        if relative is not None and relative.linked is not None and self.number_link_bias is not None:
+            ranked = relative.from_attention(torch.softmax(relative.biased(scores, self.number_link_bias), -1))
+        else:
+            ranked = None if relative is None else relative.from_attention(plain)
         compared = None if questions is None or questions.codes is None else questions.compare(linked)
         return linked @ v.float(), ranked, compared
 
@@ -476,6 +503,8 @@ class BlockDiffusionModel(nn.Module):
             self._add_link_biases()
         if cfg.question_compare:
             self._add_compare_outs()
+        if cfg.number_links:
+            self._add_number_link_biases()
         self.head_dense = nn.Linear(cfg.dim, cfg.dim)
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
@@ -506,6 +535,8 @@ class BlockDiffusionModel(nn.Module):
                 nn.init.zeros_(layer.link_bias)
                 if layer.compare_out is not None:
                     nn.init.zeros_(layer.compare_out.weight)
+                if layer.number_link_bias is not None:
+                    nn.init.zeros_(layer.number_link_bias)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
 
@@ -578,6 +609,22 @@ class BlockDiffusionModel(nn.Module):
                                           device=w.device, dtype=w.dtype)
             nn.init.zeros_(layer.compare_out.weight)
 
+    def add_number_links(self) -> None:
+        """Give the number tokens' attention its link bias (ModelConfig.number_links), zeros in
+        every layer: the model starts as it was without it."""
+        if self.cfg.number_links:
+            raise ValueError("the model has number links already")
+        cfg = self.cfg.model_copy(update={"number_links": True})
+        self.cfg = ModelConfig.model_validate(cfg.model_dump())  # it needs the comparison term and name links
+        self._add_number_link_biases()
+
+    def _add_number_link_biases(self) -> None:
+        """The number tokens' link bias, zeros, in every layer but the last (whose prefix outputs
+        feed nothing)."""
+        w = self.word_embeddings.weight
+        for layer in self.layers[:-1]:
+            layer.number_link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
+
     def keep_layers(self, keep: list[int]) -> None:
         """Keep only these layers, in this order (a smaller student that starts from its
         teacher's own layers); everything else (embeddings, head) stays."""
@@ -585,7 +632,8 @@ class BlockDiffusionModel(nn.Module):
             raise ValueError(f"keep_layers must name distinct layers of 0..{len(self.layers) - 1}, got {keep}")
         self.layers = nn.ModuleList(self.layers[i] for i in keep)
         # the last layer's prefix outputs feed nothing
-        self.layers[-1].rank_out = self.layers[-1].link_bias = self.layers[-1].compare_out = None
+        last = self.layers[-1]
+        last.rank_out = last.link_bias = last.compare_out = last.number_link_bias = None
         self.cfg = self.cfg.model_copy(update={"n_layers": len(keep)})
 
     def _questions(self, links: torch.Tensor | None, segments: torch.Tensor, numbers: torch.Tensor | None,
@@ -595,10 +643,11 @@ class BlockDiffusionModel(nn.Module):
         # None when no question names anything (or, with question_compare, when there is no question)
         return QuestionLinks.of(links, segments, dense, numbers, self.cfg)
 
-    def _relative(self, numbers: torch.Tensor | None, dense: bool = False) -> RelativeRanks | None:
+    def _relative(self, numbers: torch.Tensor | None, dense: bool = False,
+                  links: torch.Tensor | None = None) -> RelativeRanks | None:
         if not self.cfg.number_relative or numbers is None:
             return None
-        return RelativeRanks.of(numbers, self.cfg, dense)  # None when there is no number
+        return RelativeRanks.of(numbers, self.cfg, dense, links)  # None when there is no number
 
     # -- embeddings
     def _embed_prefix(self, ids: torch.Tensor, segments: torch.Tensor, numbers: torch.Tensor | None,
@@ -649,7 +698,8 @@ class BlockDiffusionModel(nn.Module):
         shape that depends on the data: for exporters)."""
         x = self._embed_prefix(ids, segments, numbers, links)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
-        relative, questions = self._relative(numbers, dense_rows), self._questions(links, segments, numbers, dense_rows)
+        relative = self._relative(numbers, dense_rows, links)
+        questions = self._questions(links, segments, numbers, dense_rows)
         ks, vs = [], []
         for layer in self.layers[:-1]:
             x, (k, v) = layer(x, mask, relative, questions)
@@ -687,9 +737,9 @@ class BlockDiffusionModel(nn.Module):
         sees_block[L:, :] = True
         sees_block[:, :L] = True  # prefix rows: prefix columns only; block rows: all
         mask = sees_block[None, None] & keys[:, None, None, :]  # (B, 1, L + S, L + S)
-        relative = self._relative(None if numbers is None else F.pad(numbers, (0, S)))  # slots are no numbers
-        questions = self._questions(None if links is None else F.pad(links, (0, S)), F.pad(segments, (0, S)),
-                                    None if numbers is None else F.pad(numbers, (0, S)))
+        links = None if links is None else F.pad(links, (0, S))
+        relative = self._relative(None if numbers is None else F.pad(numbers, (0, S)), links=links)  # slots: no numbers
+        questions = self._questions(links, F.pad(segments, (0, S)), None if numbers is None else F.pad(numbers, (0, S)))
         for layer in self.layers:
             x, _ = layer(x, mask, relative, questions)
         return self._head(x[:, L:], choices)

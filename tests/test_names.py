@@ -154,12 +154,12 @@ def test_padding_rows_of_question_links_pass_no_gradient():
     assert torch.allclose(out[0, :, 3], plain[0, :, 3], atol=1e-6)  # bias zero: the same attention
 
 
-@pytest.mark.parametrize("compare", [0, 3])
-def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny, compare):
+@pytest.mark.parametrize("compare,number_links", [(0, False), (3, False), (0, True)])
+def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny, compare, number_links):
     """prefix_forward(dense_rows=True) recomputes every row's attention (what an exporter can
     take) where the usual pass recomputes only the number tokens' and the (named) question
     tokens': the same K/V, in a padded batch whose rows have different counts of both, with and
-    without the question comparison."""
+    without the question comparison and the number tokens' link bias."""
     tok, model = tiny.tokenizer, tiny.model
     requests = [("TT-1 reads 131.5 °C. TT-2 reads 7 °C. The trip for TT-1 is set at 128 °C.",
                  [Question("q1", "Is TT-1 above its trip?", "boolean"), Question("q2", "Is TT-2 tripped?", "boolean")]),
@@ -171,8 +171,10 @@ def test_dense_rows_give_the_same_prefix_as_the_selected_rows(tiny, compare):
         model.add_name_links(4)
         if compare:
             model.add_question_compare(compare)
+        if number_links:
+            model.add_number_links()
         for name, p in model.named_parameters():
-            if name.startswith("link_proj.") or ".rank_out." in name or name.endswith(".link_bias") \
+            if name.startswith("link_proj.") or ".rank_out." in name or name.endswith("link_bias") \
                     or ".compare_out." in name:
                 p.normal_(std=0.5)
         sparse = model.prefix_forward(b.ids, b.valid, b.segments, b.numbers, b.links)
@@ -212,3 +214,31 @@ def test_the_question_comparison_says_which_of_two_heads_numbers_is_larger():
     assert torch.equal(f[0, 4, 2:], torch.zeros(10))  # pairs with a head that reads no number
     added = QuestionLinks.of(links, segments, numbers=numbers, cfg=cfg.model_copy(update={"question_compare": 0}))
     assert added.rows.tolist() == [[4]] and added.codes is None  # without it: the named token alone
+
+
+def test_a_number_token_with_its_link_bias_compares_with_its_own_instruments_numbers():
+    """With number_links, a number row's attention leans (Layer.number_link_bias) towards the
+    sentences that share its names: with a large bias, what the comparison term reads is the
+    comparison with those numbers alone, however many other instruments' numbers the context
+    holds; rows whose sentences name nothing read as before, and so does every row at bias 0."""
+    from decider.engine.model import PRESETS, RelativeRanks
+
+    cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 16, "number_spread": True, "number_relative": 2,
+                                             "name_links": 2, "number_links": True})
+    numbers = torch.tensor([[1, 0, 3, 2, 0, 4]])  # codes 0, 2/3, 1/3, 1 at positions 0, 2, 3, 5
+    links = torch.tensor([[1, 1, 2, 2, 0, 1]])    # positions 0, 1, 5 name TT-1; 2, 3 name TT-2; 4 nothing
+    rel = RelativeRanks.of(numbers, cfg, links=links)
+    assert rel.rows.tolist() == [[0, 2, 3, 5]]
+    assert rel.linked[0, 0].tolist() == [[True, True, False, False, False, True],
+                                         [False, False, True, True, False, False],
+                                         [False, False, True, True, False, False],
+                                         [True, True, False, False, False, True]]
+    q, k = torch.zeros(1, 4, 6, 8), torch.zeros(1, 4, 6, 8)  # uniform attention without the bias
+    mask = torch.ones(1, 1, 1, 6, dtype=torch.bool)
+    plain, leaning = rel.read(q, k, mask), rel.read(q, k, mask, torch.full((4,), 50.0))
+    torch.testing.assert_close(rel.read(q, k, mask, torch.zeros(4)), plain)
+    alone = RelativeRanks.of(torch.tensor([[1, 0, 4]]), cfg)  # TT-1's sentences (positions 0, 1, 5) alone
+    only = alone.read(q[..., :3, :], k[..., :3, :], mask[..., :3])
+    # position 5 (TT-1's code 1) reads its one other TT-1 number (code 0) and the word beside it
+    torch.testing.assert_close(leaning[0, 5], only[0, 2], atol=1e-5, rtol=0)
+    assert not torch.allclose(leaning[0, 5], plain[0, 5], atol=1e-2)

@@ -44,14 +44,15 @@ def numbers_model(tokenizer_path):
 
 @pytest.fixture()
 def linked_model(tokenizer_path):
-    """A tiny random model with the number comparison term, name links and the question
-    comparison (parts that select rows by their data), all away from their zero start."""
+    """A tiny random model with the number comparison term, name links, the question
+    comparison and the number tokens' link bias (parts that select rows by their data), all away
+    from their zero start."""
     cfg = PRESETS["tiny"].model_copy(update={"number_ranks": 16, "number_spread": True, "number_relative": 4,
-                                             "name_links": 4, "question_compare": 2})
+                                             "name_links": 4, "question_compare": 2, "number_links": True})
     ckpt = random_init(cfg, tokenizer_path, seed=5)
     with torch.no_grad():
         for name, p in ckpt.model.named_parameters():
-            if name.startswith("link_proj.") or name.endswith(".link_bias") or ".rank_out." in name \
+            if name.startswith("link_proj.") or name.endswith("link_bias") or ".rank_out." in name \
                     or ".compare_out." in name:
                 p.normal_(std=0.5)
     ckpt.model.eval()

@@ -147,7 +147,7 @@ def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
     init = save_checkpoint(tiny, tmp_path / "init")
     mix = {"readings": 1.0}
     cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=2,
-                      number_ranks=16, number_relative=4, name_links=4, question_compare=2,
+                      number_ranks=16, number_relative=4, name_links=4, question_compare=2, number_links=True,
                       stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
     logs = []
     ckpt = train(cfg, progress=False, log=logs.append)
@@ -157,8 +157,11 @@ def test_fine_tuning_adds_number_ranks_that_learn_and_resume(tiny, tmp_path):
     assert any("linked comparison" in m for m in logs) and ckpt.model.link_proj.weight.abs().sum() > 0
     assert any("question comparison (2" in m for m in logs) and ckpt.model.cfg.question_compare == 2
     assert all(layer.compare_out.weight.abs().sum() > 0 for layer in ckpt.model.layers[:-1])
+    assert any("number tokens' link biases" in m for m in logs) and ckpt.model.cfg.number_links
+    assert all(layer.number_link_bias.abs().sum() > 0 for layer in ckpt.model.layers[:-1])
     resumed = load_checkpoint(tmp_path / "run")
     assert torch.equal(resumed.model.layers[0].compare_out.weight, ckpt.model.layers[0].compare_out.weight.float())
+    assert torch.equal(resumed.model.layers[0].number_link_bias, ckpt.model.layers[0].number_link_bias.float())
     assert torch.equal(resumed.model.number_proj.weight, ckpt.model.number_proj.weight.float())
     assert torch.equal(resumed.model.layers[0].rank_out.weight, ckpt.model.layers[0].rank_out.weight.float())
     more = cfg.model_copy(update={"stages": [Stage(max_links=1, examples=16, max_questions=3, mix=mix)]})

@@ -101,8 +101,13 @@ class TrainConfig(BaseModel):
                                   "(ModelConfig.question_compare: how the numbers two heads of a question token "
                                   "attend to compare), this many frequencies, starting at zero; needs name_links; "
                                   "0 = keep")
-    link_bias_lr_scale: float = Field(100.0, gt=0, description="the question tokens' link bias is one scalar per "
-                                      "head and layer: it learns at this multiple of the learning rate")
+    number_links: bool = Field(False, description="give a model without it the number tokens' link bias "
+                               "(ModelConfig.number_links: the attention the number comparison term reads leans "
+                               "towards the sentences that share the number's names), starting at zero; needs "
+                               "number_relative and name_links")
+    link_bias_lr_scale: float = Field(100.0, gt=0, description="the question and number tokens' link biases are "
+                                      "one scalar per head and layer: they learn at this multiple of the learning "
+                                      "rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
@@ -371,6 +376,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     if cfg.question_compare and ckpt.model.cfg.question_compare != cfg.question_compare:
         ckpt.model.add_question_compare(cfg.question_compare)
         log(f"question comparison ({cfg.question_compare} frequencies) starts from zero in every layer")
+    if cfg.number_links and not ckpt.model.cfg.number_links:
+        ckpt.model.add_number_links()
+        log("number tokens' link biases start from zero in every layer")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     teacher = None
     if cfg.teacher:
@@ -379,7 +387,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
     fresh = lambda n: n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n or ".compare_out." in n  # noqa: E731
-    linking = lambda n: n.endswith(".link_bias")  # noqa: E731
+    linking = lambda n: n.endswith((".link_bias", ".number_link_bias"))  # noqa: E731
     numbers = [p for p, n in params.items() if fresh(n)]
     links = [p for p, n in params.items() if linking(n)]
     decay = [p for p, n in params.items() if p.ndim >= 2 and not fresh(n)]
