@@ -173,8 +173,9 @@ def test_v2_mix_splits_are_deterministic_accepted_and_keep_held_out_phrasing_apa
 
 
 def test_a_mix_entry_can_cap_a_familys_rule_chains():
-    """'readings@0' keeps a family's easy sets in a stage of long chains; plain entries draw
-    the sets they always drew; a misspelt entry is refused saying what an entry may be."""
+    """'readings@0' keeps a family's easy sets in a stage of long chains, 'readings@0:1' with one
+    question each; plain entries draw the sets they always drew; a misspelt entry is refused
+    saying what an entry may be."""
     import pytest
 
     from decider.engine.training.corpus import family_of
@@ -189,9 +190,14 @@ def test_a_mix_entry_can_cap_a_familys_rule_chains():
     beside = make_sets(CorpusSpec(split="train", max_links=5, mix=(("readings", 0.5), ("v1@5", 0.5))), 20)
     assert [s.context for s in alone if family_of(s) == "readings"] == \
         [s.context for s in beside if family_of(s) == "readings"]
-    for bad in ("reading", "readings@6", "readings@x"):
+    for bad in ("reading", "readings@6", "readings@x", "readings@0:0", "readings@0:9", "readings@0:"):
         with pytest.raises(ValueError, match="readings@0"):
             Stage(max_links=5, examples=10, mix={bad: 1.0})
+    single = make_sets(CorpusSpec(split="train", max_links=5, mix=(("readings@0:1", 0.5), ("v1@0:2", 0.5))), 40)
+    assert {family_of(s) for s in single} == {"readings", "v1"}
+    assert all(len(s.questions) == (1 if family_of(s) == "readings" else len(s.questions)) for s in single)
+    assert all(len(s.questions) <= 2 and max(s.depth) == 0 for s in single)
+    assert any(len(s.questions) == 2 for s in single if family_of(s) == "v1")
 
 
 def test_answer_links_read_rules_through_the_questions_asked():

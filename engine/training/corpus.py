@@ -124,15 +124,20 @@ V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contr
                                          ("quantified", 0.2))
 
 
-def mix_entry(entry: str) -> tuple[str, int | None]:
-    """A mix entry -> (family, cap on rule-chain links or None). "readings" draws the family's
-    sets as the stage says; "readings@0" draws them with chains of at most 0 links whatever the
-    stage's `max_links`, so easy sets of a family can stay in the mix beside the hard ones."""
-    family, at, cap = entry.partition("@")
-    if family not in FAMILIES or at and not (cap.isdigit() and int(cap) <= 5):
+def mix_entry(entry: str) -> tuple[str, int | None, int | None]:
+    """A mix entry -> (family, cap on rule-chain links, cap on questions; None = the stage's).
+    "readings" draws the family's sets as the stage says; "readings@0" draws them with chains of
+    at most 0 links whatever the stage's `max_links`, so easy sets of a family can stay in the
+    mix beside the hard ones; "readings@0:1" draws them with one question each as well: sets
+    that ask one thing of a short context, where an answer cannot lean on the others'."""
+    family, at, caps = entry.partition("@")
+    links, colon, questions = caps.partition(":")
+    if family not in FAMILIES or at and not (links.isdigit() and int(links) <= 5) \
+            or colon and not (questions.isdigit() and 1 <= int(questions) <= 8):
         raise ValueError(f"unknown corpus mix entry {entry!r}: use a family of {list(FAMILIES)}, optionally with "
-                         "'@N' (N = 0..5, the most rule-chain links of its sets), e.g. 'readings@0'")
-    return family, int(cap) if at else None
+                         "'@N' (N = 0..5, the most rule-chain links of its sets) and then ':Q' (Q = 1..8, the "
+                         "most questions of its sets), e.g. 'readings@0' or 'readings@0:1'")
+    return family, int(links) if at else None, int(questions) if colon else None
 
 # ----------------------------------------------------------------------------- templates
 FACT_TRUE = ("{E} is {s}.", "{E} is currently {s}.", "The log shows that {e} is {s}.",
@@ -455,14 +460,15 @@ def make_set(spec: CorpusSpec, index: int) -> DecisionSet:
             pick -= w
             if pick < 0:
                 break
-    family, cap = mix_entry(entry)
+    family, cap, most = mix_entry(entry)
     max_links = spec.max_links if cap is None else min(cap, spec.max_links)
     if family == "v1":
-        return _make_v1_set(replace(spec, max_links=max_links), index)
+        return _make_v1_set(replace(spec, max_links=max_links, max_questions=min(spec.max_questions, most or 8)),
+                            index)
     from decider.engine.training.families.base import Style
 
     rng = random.Random(f"decider:{entry}:{spec.split}:{spec.max_links}:{spec.max_questions}:{index}")
-    top = min(spec.max_questions, 8)
+    top = min(spec.max_questions, most or 8, 8)
     n = top if rng.random() < spec.eight_fraction else rng.randint(1, max(1, top - 1))
     return _family_generator(family)(rng, Style.for_split(spec.split), n, max_links)
 

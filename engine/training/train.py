@@ -52,7 +52,8 @@ class Stage(BaseModel):
     mix: dict[str, float] = Field(default_factory=lambda: {"v1": 1.0},
                                   description="share of each corpus family (v1, readings, contracts, reports, "
                                               "quantified) in this stage's sets; 'readings@0': the family's sets "
-                                              "with at most 0 rule-chain links, whatever max_links says")
+                                              "with at most 0 rule-chain links, whatever max_links says; "
+                                              "'readings@0:1': and one question each")
 
     @field_validator("mix")
     @classmethod
