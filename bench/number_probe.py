@@ -23,7 +23,9 @@ learning rates: 1.5e-4, new number parts at 10x, link biases at 100x), optionall
 number comparison term (`--number-relative`), the linked comparison (`--name-links`,
 engine/names.py), the question comparison (`--question-compare`) or the number tokens' link bias
 (`--number-links`); prints the training accuracy every 50 steps, then the probe figures above on
-fresh probes.
+fresh probes. `--learn-mix ENTRY[=W] ...` fine-tunes on corpus training sets of that mix instead
+(e.g. `readings@0:1`, single questions on short plant contexts): does what the corpus teaches
+carry over to the probes?
 """
 
 from __future__ import annotations
@@ -86,11 +88,11 @@ def probes(n: int, distractors: int, seed: int = 0, form: str = "trip") -> tuple
 
 
 def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1,
-          form: str = "trip", number_links: bool = False) -> None:
+          form: str = "trip", number_links: bool = False, mix: dict | None = None) -> None:
     """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
     import torch
 
-    from decider.engine.training.corpus import DecisionSet
+    from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set
     from decider.engine.training.train import TrainBatch, batch_loss, make_example
 
     torch.manual_seed(seed)
@@ -114,10 +116,13 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     rng, right = random.Random(seed), []
     for step in range(steps):
         examples = []
-        for _ in range(16):
-            sentences, question, above = probe(rng, distractors, form)
-            s = DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
-                            answers=[0 if above else 1], depth=[0], support=[None], chained=False)
+        for i in range(16):
+            if mix:
+                s = make_set(CorpusSpec(split="train", mix=tuple(mix.items())), 20_000_000 + 16 * step + i)
+            else:
+                sentences, question, above = probe(rng, distractors, form)
+                s = DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
+                                answers=[0 if above else 1], depth=[0], support=[None], chained=False)
             examples.append(make_example(s, ckpt.tokenizer, rng, 0.0, 1))
         tb = TrainBatch.collate(examples, ckpt.tokenizer.pad, model.cfg.n_answers)
         loss, correct, masked = batch_loss(model, tb, bf16=False)
@@ -132,6 +137,18 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     model.eval()
 
 
+def _mix(entries: list[str]) -> dict:
+    """["readings@0:1=0.5", "v1"] -> {"readings@0:1": 0.5, "v1": 1.0}, entries checked."""
+    from decider.engine.training.corpus import mix_entry
+
+    out = {}
+    for e in entries:
+        name, _, weight = e.partition("=")
+        mix_entry(name)  # raises saying what an entry may be
+        out[name] = float(weight or 1.0)
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--checkpoint")
@@ -142,7 +159,10 @@ def main() -> int:
     p.add_argument("--name-links", type=int, default=0, help="with --learn: add the linked comparison first")
     p.add_argument("--question-compare", type=int, default=0, help="with --learn: add the question comparison first")
     p.add_argument("--number-links", action="store_true", help="with --learn: add the number tokens' link bias first")
-    p.add_argument("--form", choices=FORMS, default="trip", help="what the question compares the reading with")
+    p.add_argument("--form", choices=FORMS, nargs="+", default=["trip"],
+                   help="what the question compares the reading with (--learn on probes: of the first)")
+    p.add_argument("--learn-mix", nargs="+", metavar="ENTRY[=W]",
+                   help="with --learn: fine-tune on corpus training sets of this mix, not on probes")
     args = p.parse_args()
     ckpt = None
     if args.learn:
@@ -150,14 +170,15 @@ def main() -> int:
 
         ckpt = load_checkpoint(args.checkpoint)
         learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links,
-              args.question_compare, form=args.form, number_links=args.number_links)
+              args.question_compare, form=args.form[0], number_links=args.number_links,
+              mix=_mix(args.learn_mix) if args.learn_mix else None)
     engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)
-    for d in args.distractors:
-        requests, above = probes(args.probes, d, form=args.form)
+    for form, d in ((f, d) for f in args.form for d in args.distractors):
+        requests, above = probes(args.probes, d, form=form)
         results = engine.decide(requests)
         p_yes = [r.answers[0].distribution[0] for r in results]
         right = [(r.answers[0].answer == "yes") == a for r, a in zip(results, above)]
-        print(json.dumps({"form": args.form, "distractors": d, "probes": len(requests), "accuracy": round(sum(right) / len(right), 3),
+        print(json.dumps({"form": form, "distractors": d, "probes": len(requests), "accuracy": round(sum(right) / len(right), 3),
                           "p_yes_when_above": round(statistics.mean(p for p, a in zip(p_yes, above) if a), 3),
                           "p_yes_when_below": round(statistics.mean(p for p, a in zip(p_yes, above) if not a), 3)}))
     return 0
