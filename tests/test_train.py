@@ -1,4 +1,5 @@
 import copy
+import json
 
 import pytest
 import torch
@@ -78,7 +79,9 @@ def test_train_saves_and_resumes(tiny, tmp_path):
     logs = []
     train(cfg2, progress=False, log=logs.append)
     assert logs[0].startswith("resuming")
-    assert '"examples": 48' in (tmp_path / "run" / "train_state.json").read_text()
+    state = json.loads((tmp_path / "run" / "train_state.json").read_text())
+    assert state["examples"] == 48 and state["step"] == 6
+    assert state["adam_step"] == 6  # the optimiser's count went on from 4, not stuck at the first run's
 
 
 def test_dropped_support_only_when_the_answer_is_revealed(tiny):

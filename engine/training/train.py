@@ -317,13 +317,15 @@ def lr_at(cfg: TrainConfig, step: int, total_steps: int, seconds: float = 0.0) -
 
 
 def _save_state(out: Path, opt: torch.optim.Optimizer, names: dict, state: dict) -> None:
-    tensors = {}
+    tensors, steps = {}, []
     for p, name in names.items():
         st = opt.state.get(p)
         if st:
             tensors[f"exp_avg.{name}"] = st["exp_avg"].cpu().contiguous()
             tensors[f"exp_avg_sq.{name}"] = st["exp_avg_sq"].cpu().contiguous()
-            state.setdefault("adam_step", float(st["step"]))
+            steps.append(float(st["step"]))
+    if steps:  # AdamW's own step count (its bias correction), now: a resumed run's state holds the old one
+        state["adam_step"] = max(steps)
     save_file(tensors, str(out / "optimizer.safetensors"))
     (out / "train_state.json").write_text(json.dumps(state, indent=2) + "\n")
 
