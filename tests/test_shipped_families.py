@@ -1,5 +1,5 @@
 """The shipped checkpoint on one hand-written request per corpus-v2 family, phrased as users
-write them (not by the generator). decider-small 6 does not answer any of them fully right yet
+write them (not by the generator). decider-small 9 does not answer any of them fully right yet
 (see MODEL_CARD.md): each is a strict xfail that names what it gets, so that the model that
 does get one right turns it into a failure, and its marker must then go."""
 
@@ -27,7 +27,7 @@ EXAMPLES = {
                       _c("mode", "What mode is line 3 in?", ["AUTO", "MANUAL", "CASCADE"]),
                       _b("low", "Is PT-1102 below its low alarm?")]},
         {"above": "yes", "tripped": "yes", "standby": "yes", "mode": "MANUAL", "low": "no"},
-        "1 of 5: the trip and what follows from it answered no"),
+        "0 of 5: the trip and what follows from it answered no, the low alarm yes"),
     "reports": ({
         "context": "Shift log, unit 2, night shift. 22:10 P-101A running, P-101B on standby. 01:42 P-101A "
                    "tripped on low suction pressure; P-101B started. 03:15 P-101A restarted after strainer "
@@ -52,7 +52,7 @@ EXAMPLES = {
         "questions": [_b("capped", "Is the Supplier's liability capped?"),
                       _b("convenience", "Can the Customer end the agreement without giving a reason?"),
                       _c("law", "Which law governs the agreement?", ["England and Wales", "Delaware"])]},
-        {"capped": "yes", "convenience": "yes", "law": "England and Wales"}, "2 of 3: not termination for convenience"),
+        {"capped": "yes", "convenience": "yes", "law": "England and Wales"}, "2 of 3: the cap answered no"),
     "quantified": ({
         "context": "The cat is big. The dog is kind. The mouse is small. If something is big then it is "
                    "strong. All strong things are green. If the dog is kind and the cat is green then the "
@@ -69,7 +69,7 @@ def engine(shipped):
 
 
 @pytest.mark.parametrize("family", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"decider-small 6 gets {gets}"))
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"decider-small 9 gets {gets}"))
     for name, (_, _, gets) in EXAMPLES.items()])
 def test_shipped_model_answers_a_hand_written_request_of_each_family(engine, family):
     request, want, _ = EXAMPLES[family]
