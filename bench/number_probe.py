@@ -25,7 +25,10 @@ engine/names.py), the question comparison (`--question-compare`) or the number t
 (`--number-links`); prints the training accuracy every 50 steps, then the probe figures above on
 fresh probes. `--learn-mix ENTRY[=W] ...` fine-tunes on corpus training sets of that mix instead
 (e.g. `readings@0:1`, single questions on short plant contexts): does what the corpus teaches
-carry over to the probes?
+carry over to the probes? `--family-sets N` also answers N depth-0 readings validation sets
+(the corpus family's own phrasings) before and after `--learn`, per-item accuracy by answer kind,
+yes/no split by whether the question gives a number: does what the probes teach carry over to
+the family?
 """
 
 from __future__ import annotations
@@ -137,6 +140,26 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     model.eval()
 
 
+def family_accuracy(ckpt, n: int) -> dict:
+    """Per-item accuracy on n depth-0 readings validation sets (parallel, T = 1, fp32), by
+    answer kind, yes/no split by whether the question gives a number besides its tags."""
+    import re
+
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.training.evaluate import run_policy
+
+    sets = make_sets(CorpusSpec(split="validation", max_links=0, mix=(("readings", 1.0),)), n)
+    scored = run_policy(ckpt, sets, "parallel", 0.9, 1.0, precision="fp32")
+    groups: dict[str, list[bool]] = {}
+    for s, correct in zip(sets, scored.correct):
+        for q, ok in zip(s.questions, correct):
+            kind = q.kind
+            if kind == "boolean":
+                kind += " with a number" if re.search(r"\d", re.sub(r"\b[A-Z]+-\d+[A-Z]?\b", "", q.text)) else " without"
+            groups.setdefault(kind, []).append(ok)
+    return {k: f"{sum(v) / len(v):.3f} of {len(v)}" for k, v in sorted(groups.items())}
+
+
 def _mix(entries: list[str]) -> dict:
     """["readings@0:1=0.5", "v1"] -> {"readings@0:1": 0.5, "v1": 1.0}, entries checked."""
     from decider.engine.training.corpus import mix_entry
@@ -161,17 +184,24 @@ def main() -> int:
     p.add_argument("--number-links", action="store_true", help="with --learn: add the number tokens' link bias first")
     p.add_argument("--form", choices=FORMS, nargs="+", default=["trip"],
                    help="what the question compares the reading with (--learn on probes: of the first)")
+    p.add_argument("--family-sets", type=int, default=0, help="also answer this many depth-0 readings sets")
     p.add_argument("--learn-mix", nargs="+", metavar="ENTRY[=W]",
                    help="with --learn: fine-tune on corpus training sets of this mix, not on probes")
     args = p.parse_args()
     ckpt = None
-    if args.learn:
+    if args.learn or args.family_sets:
         from decider.engine.checkpoint import load_checkpoint
 
         ckpt = load_checkpoint(args.checkpoint)
+    if args.family_sets:
+        print(json.dumps({"readings_depth_0": "before" if args.learn else "as is",
+                          **family_accuracy(ckpt, args.family_sets)}), flush=True)
+    if args.learn:
         learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links,
               args.question_compare, form=args.form[0], number_links=args.number_links,
               mix=_mix(args.learn_mix) if args.learn_mix else None)
+        if args.family_sets:
+            print(json.dumps({"readings_depth_0": "after", **family_accuracy(ckpt, args.family_sets)}), flush=True)
     engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)
     for form, d in ((f, d) for f in args.form for d in args.distractors):
         requests, above = probes(args.probes, d, form=form)

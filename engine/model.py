@@ -448,10 +448,11 @@ class Layer(nn.Module):
         plain = torch.softmax(scores, -1)
         linked = plain if questions is None else torch.softmax(
             scores + self.link_bias.float()[:, None, None] * questions.linked, -1)
-        if relative is not None and relative.linked is not None and self.number_link_bias is not None:
-            ranked = relative.from_attention(torch.softmax(relative.biased(scores, self.number_link_bias), -1))
-        else:
-            ranked = None if relative is None else relative.from_attention(plain)
+        ranked = None
+        if relative is not None:  # with number_links, the rows' own link bias (else the plain softmax)
+            leaning = relative.linked is not None and self.number_link_bias is not None
+            ranked = relative.from_attention(
+                torch.softmax(relative.biased(scores, self.number_link_bias), -1) if leaning else plain)
         compared = None if questions is None or questions.codes is None else questions.compare(linked)
         return linked @ v.float(), ranked, compared
 
