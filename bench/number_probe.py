@@ -2,7 +2,8 @@
 
     python bench/number_probe.py [--checkpoint DIR] [--probes 60] [--distractors 0 1 3]
     python bench/number_probe.py --learn 300 --distractors 3 [--number-relative 8] [--name-links 8]
-        [--question-compare 4] [--number-links] [--form trip|limits|number]
+        [--question-compare 4] [--number-links] [--form trip|limits|number|stated]
+        [--learn-mix ENTRY[=W] ... [--twins]] [--bf16] [--family-sets N]
 
 "TT-1 reads 123.4 °C. The high-temperature trip setting for TT-1 is 130 °C." and "Is TT-1 above
 its trip setting?", with readings drawn above and below the trip. With `--distractors N` the
@@ -15,7 +16,9 @@ per distractor count, the mean P(yes) of both groups and the accuracy.
 question names one of them ("Is TT-1 above its high-high alarm?"): which of the instrument's
 numbers to compare is in the question's words. `--form number`: the question gives the number
 ("Is TT-1 above 131 °C?"), and the instrument's trip setting is one more number beside its
-reading.
+reading. `--form stated`: the context says it in words ("TT-1 is above its trip setting." or "TT-1
+is not above its trip setting."): nothing to compare, only to read, so a model at chance there
+does not read comparison questions at all, whatever it can do with numbers.
 
 `--learn STEPS`: how fast can the model learn it? Fine-tunes a copy of the checkpoint (in memory,
 nothing saved) on probes of the last distractor count alone, 16 per step (the trainer's
@@ -25,10 +28,12 @@ engine/names.py), the question comparison (`--question-compare`) or the number t
 (`--number-links`); prints the training accuracy every 50 steps, then the probe figures above on
 fresh probes. `--learn-mix ENTRY[=W] ...` fine-tunes on corpus training sets of that mix instead
 (e.g. `readings@0:1`, single questions on short plant contexts): does what the corpus teaches
-carry over to the probes? `--family-sets N` also answers N depth-0 readings validation sets
-(the corpus family's own phrasings) before and after `--learn`, per-item accuracy by answer kind,
-yes/no split by whether the question gives a number: does what the probes teach carry over to
-the family?
+carry over to the probes? With `--twins` every readings set of that mix comes with its twin
+(corpus.make_twins: the same set with one comparison turned the other way by a number);
+`--bf16` trains under bf16 autocast, as the trainer does where bf16 is fast. `--family-sets N`
+also answers N depth-0 readings validation sets (the corpus family's own phrasings) before and
+after `--learn`, per-item accuracy by answer kind, yes/no split by whether the question gives a
+number: does what the probes teach carry over to the family?
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from decider.engine.core import build_engine
 from decider.engine.request import Question
 
 
-FORMS = ("trip", "limits", "number")
+FORMS = ("trip", "limits", "number", "stated")
 LIMITS = ("high alarm", "high-high alarm", "trip setting")
 
 
@@ -60,6 +65,9 @@ def _instrument(rng: random.Random, tag: str, form: str = "trip") -> tuple[list[
         name = rng.choice(LIMITS)
         return said, f"Is {tag} above its {name}?", reading > limits[name]
     trip = _near(rng, reading)
+    if form == "stated":  # the comparison written out: nothing to compare, only to read
+        said.append(f"{tag} is {'above' if reading > trip else 'not above'} its trip setting.")
+        return said, f"Is {tag} above its trip setting?", reading > trip
     said.append(f"The high-temperature trip setting for {tag} is {trip} °C.")
     if form == "number":
         asked = _near(rng, reading)
@@ -91,11 +99,12 @@ def probes(n: int, distractors: int, seed: int = 0, form: str = "trip") -> tuple
 
 
 def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1,
-          form: str = "trip", number_links: bool = False, mix: dict | None = None) -> None:
+          form: str = "trip", number_links: bool = False, mix: dict | None = None, twins: bool = False,
+          bf16: bool = False) -> None:
     """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
     import torch
 
-    from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set
+    from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, make_twins
     from decider.engine.training.train import TrainBatch, batch_loss, make_example
 
     torch.manual_seed(seed)
@@ -116,19 +125,21 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
     opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
                              {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}])
-    rng, right = random.Random(seed), []
+    rng, right, index = random.Random(seed), [], 20_000_000
     for step in range(steps):
         examples = []
-        for i in range(16):
+        while len(examples) < 16:
             if mix:
-                s = make_set(CorpusSpec(split="train", mix=tuple(mix.items())), 20_000_000 + 16 * step + i)
+                spec = CorpusSpec(split="train", mix=tuple(mix.items()))
+                sets = make_twins(spec, index) if twins else [make_set(spec, index)]
+                index += 1
             else:
                 sentences, question, above = probe(rng, distractors, form)
-                s = DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
-                                answers=[0 if above else 1], depth=[0], support=[None], chained=False)
-            examples.append(make_example(s, ckpt.tokenizer, rng, 0.0, 1))
+                sets = [DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
+                                    answers=[0 if above else 1], depth=[0], support=[None], chained=False)]
+            examples += [make_example(s, ckpt.tokenizer, rng, 0.0, 1) for s in sets[:16 - len(examples)]]
         tb = TrainBatch.collate(examples, ckpt.tokenizer.pad, model.cfg.n_answers)
-        loss, correct, masked = batch_loss(model, tb, bf16=False)
+        loss, correct, masked = batch_loss(model, tb, bf16=bf16)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
@@ -187,6 +198,9 @@ def main() -> int:
     p.add_argument("--family-sets", type=int, default=0, help="also answer this many depth-0 readings sets")
     p.add_argument("--learn-mix", nargs="+", metavar="ENTRY[=W]",
                    help="with --learn: fine-tune on corpus training sets of this mix, not on probes")
+    p.add_argument("--twins", action="store_true",
+                   help="with --learn-mix: sets come with their twins where the family draws them (readings)")
+    p.add_argument("--bf16", action="store_true", help="with --learn: bf16 autocast, as the trainer on a fast-bf16 CPU")
     args = p.parse_args()
     ckpt = None
     if args.learn or args.family_sets:
@@ -199,7 +213,7 @@ def main() -> int:
     if args.learn:
         learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links,
               args.question_compare, form=args.form[0], number_links=args.number_links,
-              mix=_mix(args.learn_mix) if args.learn_mix else None)
+              mix=_mix(args.learn_mix) if args.learn_mix else None, twins=args.twins, bf16=args.bf16)
         if args.family_sets:
             print(json.dumps({"readings_depth_0": "after", **family_accuracy(ckpt, args.family_sets)}), flush=True)
     engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)

@@ -254,3 +254,36 @@ def test_v2_families_with_rules_between_questions_carry_links():
                     assert contradicts(s.links, flipped)
                     fired += 1
         assert fired > 5, family
+
+
+def test_the_evaluation_splits_are_the_sets_the_model_card_measured():
+    """A generator change that moves the validation or test splits makes every figure measured
+    on them (MODEL_CARD.md, NOTES.md, docs/BENCHMARKS.md) incomparable with the next: such a
+    change must be deliberate, re-measure them, and update these fingerprints (sha256 of the
+    first 30 sets of the v2 mix: contexts, questions, answers)."""
+    import hashlib
+    import json
+
+    from decider.engine.training.corpus import V2_MIX
+
+    def fingerprint(split: str) -> str:
+        sets = make_sets(CorpusSpec(split=split, mix=V2_MIX), 30)
+        blob = json.dumps([[s.context, [q.text for q in s.questions], list(s.answers)] for s in sets])
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    assert {split: fingerprint(split) for split in ("validation", "test", "heldout", "novel")} == {
+        "validation": "e4f40edb07b942d3", "test": "7aba4e17f6495cba", "heldout": "f514e41a607d4e6f",
+        "novel": "0d26a5805dbda06b"}
+
+
+def test_twins_come_from_families_that_draw_them_and_others_come_alone():
+    from decider.engine.training.corpus import family_of, make_twins
+
+    spec = CorpusSpec(split="train", max_links=2, mix=(("readings", 0.5), ("contracts", 0.25), ("v1", 0.25)))
+    drawn = [make_twins(spec, i) for i in range(24)]
+    for i, sets in enumerate(drawn):
+        if family_of(sets[0]) == "readings":
+            assert len(sets) in (1, 2)
+        else:
+            assert [s.context for s in sets] == [make_set(spec, i).context]
+    assert sum(len(sets) == 2 for sets in drawn) >= 6

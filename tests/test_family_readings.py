@@ -382,3 +382,28 @@ def test_the_lexicon_is_large():
     # the novel equipment still has duty/standby pairs and machines that trip
     tail = R.half(R.KINDS, Style(novel=True))
     assert any(R.EQUIPMENT[k].pairs for k in tail) and any(R.EQUIPMENT[k].rotating for k in tail)
+
+
+# ----------------------------------------------------------------------------- twins
+def _digits_masked(text: str) -> str:
+    return re.sub(r"\d[\d.,]*", "#", text)
+
+
+def test_a_twin_differs_from_its_set_by_numbers_and_answers():
+    """generate_twins: the same sentences, tags and limits with one comparison drawn the other
+    way; only numbers differ in most twins (where the flip changes which questions fit, more
+    may), most twins' answers differ, and every twin is a well-formed set whose ground truth is
+    the generator's own (its supports are checked by deletion as any set's are)."""
+    pairs = [R.generate_twins(random.Random(f"twins:{i}"), Style(), 1 + i % 8, i % 3) for i in range(40)]
+    twins = [p for p in pairs if len(p) == 2]
+    assert len(twins) >= 36  # a set that compares nothing comes alone
+    alike = [a for a, b in twins if len(a.sentences) == len(b.sentences)
+             and list(map(_digits_masked, a.sentences)) == list(map(_digits_masked, b.sentences))]
+    assert len(alike) >= 0.75 * len(twins)
+    assert sum(a.context != b.context for a, b in twins) >= 0.9 * len(twins)
+    assert sum(a.answers != b.answers for a, b in twins) >= 0.65 * len(twins)
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    for _, b in twins:
+        tok.encode(b.context, b.questions)  # fits the window
+        as_request(b.context, b.questions)  # the service accepts it
+

@@ -223,3 +223,29 @@ def test_a_smaller_student_learns_its_teachers_answers(tiny, tmp_path):
     assert loaded.name == "decider-edge" and loaded.model.cfg.n_layers == 1 and len(loaded.model.layers) == 1
     after = kl(ckpt.model)
     assert after < 0.5 * before
+
+
+def test_a_stage_with_twins_trains_on_them_and_resumes_from_its_schedule_position(tiny, tmp_path):
+    """Stage.twins: a readings set comes with its twin in the same pool; the twin rides along,
+    so the run counts sets trained on (`examples`) apart from the schedule position it goes on
+    from (`drawn`), and a resumed run neither re-reads nor skips the schedule's sets."""
+    from decider.engine.checkpoint import save_checkpoint
+    from decider.engine.training.corpus import CorpusSpec, make_twins
+    from decider.engine.training.train import TrainingSets, sets_at
+
+    stage = Stage(max_links=1, examples=32, max_questions=3, max_extra=0, mix={"readings": 1.0}, twins=True)
+    cfg = TrainConfig(out=tmp_path / "run", batch_size=8, warmup_steps=1, save_every=2, stages=[stage])
+    spec = CorpusSpec(split="train", max_links=1, max_questions=3, max_extra=0, mix=(("readings", 1.0),))
+    assert [s.context for s in sets_at(cfg, [], 3)] == [s.context for s in make_twins(spec, 3)]
+    pool = list(TrainingSets(cfg, tiny.tokenizer, tiny.model.cfg.n_answers, 0))
+    sets, drawn = sum(len(tb) for tb in pool), sum(tb.drawn for tb in pool)
+    assert drawn == 32 and sets > 40  # most readings sets have a twin
+
+    init = save_checkpoint(tiny, tmp_path / "init")
+    cfg = cfg.model_copy(update={"init": str(init), "stages": [stage.model_copy(update={"examples": 16})]})
+    train(cfg, progress=False, log=lambda m: None)
+    state = json.loads((tmp_path / "run" / "train_state.json").read_text())
+    assert state["drawn"] == 16 and state["examples"] > 16
+    train(cfg.model_copy(update={"stages": [stage]}), progress=False, log=lambda m: None)
+    state = json.loads((tmp_path / "run" / "train_state.json").read_text())
+    assert state["drawn"] == 32 and state["examples"] == sets

@@ -438,16 +438,28 @@ def family_of(s: DecisionSet) -> str:
     return s.domain if s.domain in FAMILIES else "v1"
 
 
-def _family_generator(name: str):
+def _family_module(name: str):
     import importlib
 
     if name not in FAMILIES or name == "v1":
         raise ValueError(f"unknown corpus family {name!r}; choose from {list(FAMILIES)}")
-    return importlib.import_module(f"decider.engine.training.families.{name}").generate
+    return importlib.import_module(f"decider.engine.training.families.{name}")
 
 
 def make_set(spec: CorpusSpec, index: int) -> DecisionSet:
     """Set number `index` of a split: the same (spec, index) always gives the same set."""
+    return _make(spec, index, twins=False)[0]
+
+
+def make_twins(spec: CorpusSpec, index: int) -> list[DecisionSet]:
+    """Set number `index` and, where its family can draw one (readings: `generate_twins`), its
+    twin: the same set with one comparison turned the other way by a number. Without a twin,
+    [make_set(spec, index)]. The first set is drawn with the twin in mind, so it is not
+    make_set's set of that index."""
+    return _make(spec, index, twins=True)
+
+
+def _make(spec: CorpusSpec, index: int, twins: bool) -> list[DecisionSet]:
     if spec.split not in SPLIT_OFFSETS:
         raise ValueError(f"unknown split {spec.split!r}; choose one of {sorted(SPLIT_OFFSETS)}")
     mix = [(f, w) for f, w in spec.mix if w > 0 and not (spec.split == "heldout" and mix_entry(f)[0] == "v1")]
@@ -463,14 +475,17 @@ def make_set(spec: CorpusSpec, index: int) -> DecisionSet:
     family, cap, most = mix_entry(entry)
     max_links = spec.max_links if cap is None else min(cap, spec.max_links)
     if family == "v1":
-        return _make_v1_set(replace(spec, max_links=max_links, max_questions=min(spec.max_questions, most or 8)),
-                            index)
+        return [_make_v1_set(replace(spec, max_links=max_links, max_questions=min(spec.max_questions, most or 8)),
+                             index)]
     from decider.engine.training.families.base import Style
 
     rng = random.Random(f"decider:{entry}:{spec.split}:{spec.max_links}:{spec.max_questions}:{index}")
     top = min(spec.max_questions, most or 8, 8)
     n = top if rng.random() < spec.eight_fraction else rng.randint(1, max(1, top - 1))
-    return _family_generator(family)(rng, Style.for_split(spec.split), n, max_links)
+    module = _family_module(family)
+    if twins and hasattr(module, "generate_twins"):
+        return list(module.generate_twins(rng, Style.for_split(spec.split), n, max_links))
+    return [module.generate(rng, Style.for_split(spec.split), n, max_links)]
 
 
 def _make_v1_set(spec: CorpusSpec, index: int) -> DecisionSet:

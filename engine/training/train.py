@@ -36,7 +36,7 @@ from pydantic import BaseModel, Field, field_validator
 from safetensors.torch import load_file, save_file
 
 from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, save_checkpoint, warm_start
-from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, mix_entry
+from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, make_twins, mix_entry
 from decider.engine.decode import Batch
 from decider.engine.device import autocast_for, resolve_device
 from decider.engine.model import PRESETS
@@ -54,6 +54,10 @@ class Stage(BaseModel):
                                               "quantified) in this stage's sets; 'readings@0': the family's sets "
                                               "with at most 0 rule-chain links, whatever max_links says; "
                                               "'readings@0:1': and one question each")
+    twins: bool = Field(False, description="every set of a family that can draw twins (readings) comes with its "
+                        "twin: the same set with one comparison turned the other way by a number, so that only "
+                        "the number tells the two apart (corpus.make_twins). A twin rides along with its set: "
+                        "`examples` counts the schedule's sets, so a stage with twins trains on more sets than that")
 
     @field_validator("mix")
     @classmethod
@@ -150,6 +154,7 @@ class Example:
     labels: list[int]           # answer class per slot
     revealed: list[list[bool]]  # per reveal pattern, per slot
     depth: list[int]
+    drawn: int = 1              # schedule positions it stands for (a twin: 0, its set counts once)
 
 
 def _reveal_pattern(rng: random.Random, n: int, forced: set[int]) -> list[bool]:
@@ -180,15 +185,23 @@ def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Rando
 def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet:
     """The set at position `index` of the schedule. Random access, so that data workers build
     disjoint shards and a resumed run picks up where it stopped."""
+    return sets_at(cfg, team, index, twins=False)[0]
+
+
+def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool = True) -> list[DecisionSet]:
+    """The set at position `index` of the schedule, followed by its twin where the stage asks
+    for twins (Stage.twins) and its family draws them."""
     rng = random.Random(cfg.seed * 1_000_003 + index)
     if team and (not cfg.use_corpus or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
-        return rng.choice(team)
+        return [rng.choice(team)]
     first = 0
     for stage in cfg.stages:
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()))
-            return make_set(spec, cfg.corpus_start + index)
+            if twins and stage.twins:
+                return make_twins(spec, cfg.corpus_start + index)
+            return [make_set(spec, cfg.corpus_start + index)]
         first += stage.examples
     raise IndexError(f"set {index} is past the schedule's {first} sets")
 
@@ -201,6 +214,7 @@ class TrainBatch:
     labels: torch.Tensor     # (K, B, S) answer class per slot
     masked: torch.Tensor     # (K, B, S) bool: slots to predict (the rest are revealed)
     depths: list[list[int]]  # per set, per slot: rule-chain depth (progress statistics)
+    drawn: int = 0           # schedule positions its sets stand for (twins count once)
 
     @staticmethod
     def collate(examples: list[Example], pad_id: int, n_classes: int) -> "TrainBatch":
@@ -213,13 +227,14 @@ class TrainBatch:
             n = len(e.labels)
             labels[:, b, :n] = torch.tensor(e.labels)
             masked[:, b, :n] = ~torch.tensor(e.revealed)  # (K, n)
-        return TrainBatch(batch, labels, masked, [e.depth for e in examples])
+        return TrainBatch(batch, labels, masked, [e.depth for e in examples], sum(e.drawn for e in examples))
 
     def __len__(self) -> int:
         return len(self.depths)
 
     def to(self, device) -> "TrainBatch":
-        return TrainBatch(self.batch.to(device), self.labels.to(device), self.masked.to(device), self.depths)
+        return TrainBatch(self.batch.to(device), self.labels.to(device), self.masked.to(device), self.depths,
+                          self.drawn)
 
 
 class TrainingSets(torch.utils.data.IterableDataset):
@@ -248,11 +263,14 @@ class TrainingSets(torch.utils.data.IterableDataset):
             rng = random.Random(cfg.seed * 1_000_003 + first)
             pool = []
             for i in range(first, min(total, first + size)):
-                try:
-                    pool.append(make_example(set_at(cfg, team, i), self.tokenizer, rng, cfg.drop_support,
-                                             cfg.block_samples))
-                except DecisionInputError:  # longer than the model's window: cutting it would change labels
-                    continue
+                drawn = 1
+                for s in sets_at(cfg, team, i):
+                    try:
+                        example = make_example(s, self.tokenizer, rng, cfg.drop_support, cfg.block_samples)
+                    except DecisionInputError:  # longer than the model's window: cutting it would change labels
+                        continue
+                    example.drawn, drawn = drawn, 0
+                    pool.append(example)
             pool.sort(key=lambda e: len(e.enc.prefix_ids))
             chunks = [pool[i:i + cfg.batch_size] for i in range(0, len(pool), cfg.batch_size)]
             rng.shuffle(chunks)
@@ -408,11 +426,14 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     started = time.time()
     seconds0 = state["seconds"]
 
-    bar = tqdm(total=total, initial=state["examples"], disable=not progress, unit="set", smoothing=0.05)
+    # `drawn`: the schedule position to go on from; `examples`: sets trained on, twins included
+    # (state files from before twins have only `examples`, and then the two are the same)
+    state.setdefault("drawn", state["examples"])
+    bar = tqdm(total=total, initial=state["drawn"], disable=not progress, unit="set", smoothing=0.05)
     window: list[tuple[torch.Tensor, torch.Tensor, list[list[int]]]] = []
     device = next(model.parameters()).device
     seen0 = state["examples"]
-    for tb in batches(cfg, tok, model.cfg.n_answers, state["examples"], cfg.workers):
+    for tb in batches(cfg, tok, model.cfg.n_answers, state["drawn"], cfg.workers):
         elapsed = time.time() - started
         for g in opt.param_groups:
             g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed) * g.get("lr_scale", 1.0)
@@ -423,8 +444,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         opt.step()
         state["step"] += 1
         state["examples"] += len(tb)
+        state["drawn"] += tb.drawn
         window = (window + [(correct, masked, tb.depths)])[-50:]
-        bar.update(len(tb))
+        bar.update(tb.drawn)
         if state["step"] % 10 == 0:
             by_depth = _depth_accuracy(window)
             bar.set_postfix(loss=f"{loss.item():.3f}", d0=f"{by_depth.get(0, 0):.2f}",

@@ -852,8 +852,15 @@ QUESTION_COST = 19  # estimated tokens of an average question with its options
 class World:
     """One set under construction: sentences, the program, the numbers, the candidate questions."""
 
-    def __init__(self, rng: random.Random, style: Style, slack: int = 0):
+    def __init__(self, rng: random.Random, style: Style, slack: int = 0, values: random.Random | None = None,
+                 flip: int | None = None):
         self.rng, self.style = rng, style
+        # Twins (`generate_twins`): the numbers that place a reading against its limits come
+        # from `values`, everything else from `rng`, so that a set and its twin, which draws
+        # the same structure, stay sentence for sentence alike; outcome draw number `flip`
+        # (`outcome`) is turned the other way in the twin. Alone, both are `rng`.
+        self.vrng = values or rng
+        self.flip, self.outcomes = flip, 0
         self.slack = slack  # context tokens kept free on top of the usual margins (grows on retries)
         self.b = SetBuilder(DOMAIN)
         self.p = Program()
@@ -969,8 +976,9 @@ class World:
 
     def qtext(self, unit: str, value, places: int | None = None) -> str:
         """A quantity as written: number (sometimes with an extra trailing zero or a
-        thousands separator) and one spelling of the unit."""
-        rng = self.rng
+        thousands separator) and one spelling of the unit. How the number is written depends on
+        its value, so it draws from `vrng`; the unit's spelling from `rng` (a twin keeps it)."""
+        rng = self.vrng
         v = dec(value)
         need = decimals(v)
         places = need if places is None else max(places, need)
@@ -979,10 +987,10 @@ class World:
         elif places > need and rng.random() < 0.3:
             places = need
         num = fmt_number(v, places, thousands=v >= 1000 and rng.random() < 0.4)
-        spelled = rng.choice(UNIT_SPELLINGS[unit])
+        spelled = self.rng.choice(UNIT_SPELLINGS[unit])
         if unit == "pH":
             return f"pH {num}"
-        if spelled in TIGHT and rng.random() < 0.5:
+        if spelled in TIGHT and self.rng.random() < 0.5:
             return f"{num}{spelled}"
         return f"{num} {spelled}"
 
@@ -1011,12 +1019,30 @@ class World:
         b = int((hi / m.grid).to_integral_value(rounding=ROUND_FLOOR))
         return m.grid * self.rng.randint(a, max(a, b))
 
+    def outcome(self, options: Sequence):
+        """What a comparison is to come out as, one of `options` (e.g. (True, False) weighted by
+        `truth`), drawn from `rng`; the twin's chosen draw takes another option."""
+        choice = self.rng.choice(options)
+        if self.outcomes == self.flip:
+            choice = self.vrng.choice([o for o in options if o != choice] or [choice])
+        self.outcomes += 1
+        return choice
+
+    def truth(self, p: float = 0.5) -> bool:
+        """A comparison's wanted truth: True with probability p (the twin's chosen draw negated)."""
+        want = self.rng.random() < p
+        if self.outcomes == self.flip:
+            want = not want
+        self.outcomes += 1
+        return want
+
     def offset(self, m: Meas, around: Decimal) -> Decimal:
         """A positive distance: mostly a few steps, sometimes far."""
-        if self.rng.random() < 0.6:
-            k = self.rng.randint(1, 3)
+        rng = self.vrng
+        if rng.random() < 0.6:
+            k = rng.randint(1, 3)
         else:
-            k = self.rng.randint(4, max(5, min(400, int(abs(around) * Decimal("0.15") / m.step))))
+            k = rng.randint(4, max(5, min(400, int(abs(around) * Decimal("0.15") / m.step))))
         return m.step * k
 
     def below(self, m: Meas, a: Decimal) -> Decimal:
@@ -1028,7 +1054,7 @@ class World:
     def place(self, m: Meas, op: str, a: Decimal, b: Decimal | None, want: bool, eq: float = 0.3) -> Decimal:
         """A reading on the step grid with compare(op, x, a, b) == want; ends and thresholds
         are hit exactly in a share `eq` of the cases where that is allowed."""
-        rng = self.rng
+        rng = self.vrng
         if op in (">", ">=", "<", "<="):
             up, incl = op in (">", ">="), op in (">=", "<=")
             if want == incl and rng.random() < eq:
@@ -1481,7 +1507,7 @@ class World:
         """A reading and a comparison on it (a named limit, a number, or a share of rated),
         with the comparison's truth `want`; the node's condition phrase is the comparison."""
         rng = self.rng
-        want = rng.random() < 0.5 if want is None else want
+        want = self.truth() if want is None else want
         if m is None:
             m = self.new_meas()
         op = rng.choice(ops)
@@ -1665,7 +1691,7 @@ class World:
         links = top if rng.random() < 0.5 else rng.randint(max(1, top // 2), top)
         r = rng.random()
         equip = self.new_equip(lambda k: k.rotating, pair=r < 0.5) if r < 0.8 else None
-        root, m = self.root(m=self.new_meas(equip), want=rng.random() < 0.62, rel=0.12)
+        root, m = self.root(m=self.new_meas(equip), want=self.truth(0.62), rel=0.12)
         nodes, extras = [root], []
         for i in range(links):
             if i > 0 and self.tokens > self.room_left(55):
@@ -1687,7 +1713,7 @@ class World:
                 if second.cand is not None:
                     extras.append(second.cand)
             elif r < 0.55:
-                extra, _ = self.root(want=rng.random() < 0.75, named=0.0)
+                extra, _ = self.root(want=self.truth(0.75), named=0.0)
                 conds.append(extra)
             self.link(conds, node, exception, second)
             nodes.append(node)
@@ -1767,7 +1793,7 @@ class World:
         rng.shuffle(order)
         first = order[0]
         op0 = natural(first)
-        self.say_reading(m, self.place(m, op0, values[first], None, rng.random() < 0.5))
+        self.say_reading(m, self.place(m, op0, values[first], None, self.truth()))
         cands = []
         for i, k in enumerate(order):
             src = self.say(self.fmt("limit", s=self.subj(m), n0=self.bare(m), lim=self.limit_name(k, m),
@@ -1776,7 +1802,7 @@ class World:
             key = self.cmp_atom(m.id, op, values[k], None, src)
             cands.append(self.cmp_cand(key, m, (lambda k=k: self.fmt("thr_named", lim=self.limit_name(k, m))), rel=0.4))
         op = rng.choice((">", ">=", "<", "<="))
-        t = self.place(m, MIRROR[op], m.value, None, rng.random() < 0.5)
+        t = self.place(m, MIRROR[op], m.value, None, self.truth())
         key = self.cmp_atom(m.id, op, t)
         cands.append(self.cmp_cand(key, m, lambda: self.mqty(m, t), rel=0.4))
         return cands, []
@@ -1793,7 +1819,7 @@ class World:
             values[k] = v
             v += m.grid * rng.randint(1, 6)
         bands = ["normal"] + list(levels)
-        target = rng.choice(bands)
+        target = self.outcome(bands)
         lo = {"HH": values.get("HH"), "H": values.get("H"), "normal": values.get("L"),
               "L": values.get("LL"), "LL": None}[target]
         hi = {"HH": None, "H": values.get("HH"), "normal": values.get("H"),
@@ -1805,7 +1831,7 @@ class World:
         elif hi is None:
             x = lo + self.offset(m, lo)
         elif hi - lo > m.step:
-            x = lo + m.step * rng.randint(1, int((hi - lo) / m.step) - 1)
+            x = lo + m.step * self.vrng.randint(1, int((hi - lo) / m.step) - 1)
         else:
             x = None
         if x is None or x <= 0 or x in values.values():
@@ -1839,7 +1865,7 @@ class World:
         lo = self.grid_value(m, m.lo + m.grid * 3)
         hi = lo + m.grid * rng.randint(2, 12)
         op = "outside" if rng.random() < 0.3 else "between"
-        self.say_reading(m, self.place(m, op, lo, hi, rng.random() < 0.5))
+        self.say_reading(m, self.place(m, op, lo, hi, self.truth()))
         lo_s, hi_s = self.span(m, lo, hi)
         s = self.say(self.fmt("window", s=self.subj(m), n0=self.bare(m), lo=lo_s, hi=hi_s))
         if rng.random() < 0.5:
@@ -1866,7 +1892,7 @@ class World:
         tol = m.step * rng.randint(2, 20)
         sp = self.grid_value(m, m.lo + tol + m.grid)
         op = "beyond" if rng.random() < 0.3 else "within"
-        self.say_reading(m, self.place(m, op, sp, tol, rng.random() < 0.5))
+        self.say_reading(m, self.place(m, op, sp, tol, self.truth()))
         s = self.say(self.fmt("setpoint", s=self.subj(m), n0=self.bare(m), sp=self.mqty(m, sp), tol=self.mqty(m, tol)))
         if rng.random() < 0.5:
             return [self.band_pos_cand(self.band_var(m.id, sp - tol, sp + tol, s, self.band_words), m, "q_sp_band")], []
@@ -1932,7 +1958,8 @@ class World:
         b = self.new_meas(ok=lambda q: q == a.qty, tagless=0.0)
         b.unit, b.grid, b.step, b.lo, b.hi = a.unit, a.grid, a.step, a.lo, a.hi
         va = self.grid_value(a) + a.step * rng.randint(0, 9)
-        vb = va + (a.step * rng.randint(1, 3) if rng.random() < 0.5 else self.offset(a, va)) * rng.choice((1, -1))
+        gap = a.step * self.vrng.randint(1, 3) if rng.random() < 0.5 else self.offset(a, va)
+        vb = va + gap * self.outcome((1, -1))
         if vb <= 0:
             vb = va + a.step
         if rng.random() < 0.4:
@@ -1961,7 +1988,7 @@ class World:
         for _ in range(room - len(cands)):
             m = rng.choice(said)
             op = rng.choice((">", ">=", "<", "<="))
-            t = self.place(m, MIRROR[op], m.value, None, rng.random() < 0.5)
+            t = self.place(m, MIRROR[op], m.value, None, self.truth())
             key = self.cmp_atom(m.id, op, t)
             cands.append(self.cmp_cand(key, m, lambda m=m, t=t: self.mqty(m, t), rel=0.4))
         return cands, []
@@ -2135,13 +2162,39 @@ class World:
 
 def generate(rng: random.Random, style: Style, n_questions: int, max_links: int) -> DecisionSet:
     """One decision set of plant readings and set points (see the module docstring)."""
+    return _generate(rng, style, n_questions, max_links)[0]
+
+
+def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int) -> tuple[DecisionSet, ...]:
+    """A set and its twin: the same sentences, tags, limits and questions, with one comparison
+    drawn the other way (a reading placed on the other side of its limit, a threshold in a
+    question moved past the reading, another alarm band, the other reading of a pair higher),
+    and the answers that follow. What tells the two apart is a number, so a model that answers
+    both right reads it; one that guesses from the words gets one of them wrong. (Where the
+    flipped draw changes which questions fit, the twin may differ more.) A set that compares
+    nothing comes alone."""
+    seed = rng.getrandbits(64)
+
+    def build(flip: int | None) -> tuple[DecisionSet, int]:
+        return _generate(random.Random(seed), style, n_questions, max_links,
+                         values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip)
+
+    base, outcomes = build(None)
+    if not outcomes:
+        return (base,)
+    return base, build(random.Random(seed + 1).randrange(outcomes))[0]
+
+
+def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
+              values: random.Random | None = None, flip: int | None = None) -> tuple[DecisionSet, int]:
+    """(the set, how many comparison outcomes it drew)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     max_links = max(0, min(5, max_links))
     for attempt in range(60):
-        w = World(rng, style, slack=4 * attempt)
+        w = World(rng, style, slack=4 * attempt, values=values, flip=flip)
         w.plan(n_questions, max_links)
         s = w.finish()
         if s is not None:
-            return s
+            return s, w.outcomes
     raise RuntimeError("could not fit a set into the token budget")
