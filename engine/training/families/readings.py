@@ -1020,8 +1020,8 @@ class World:
         return m.grid * self.rng.randint(a, max(a, b))
 
     def outcome(self, options: Sequence):
-        """What a comparison is to come out as, one of `options` (e.g. (True, False) weighted by
-        `truth`), drawn from `rng`; the twin's chosen draw takes another option."""
+        """What a comparison is to come out as, one of `options` (an alarm band, which of two
+        readings is higher), drawn from `rng`; the twin's chosen draw takes another option."""
         choice = self.rng.choice(options)
         if self.outcomes == self.flip:
             choice = self.vrng.choice([o for o in options if o != choice] or [choice])
