@@ -1,7 +1,8 @@
 """The shipped checkpoint on one hand-written request per corpus-v2 family, phrased as users
-write them (not by the generator). decider-small 9 does not answer any of them fully right yet
-(see MODEL_CARD.md): each is a strict xfail that names what it gets, so that the model that
-does get one right turns it into a failure, and its marker must then go."""
+write them (not by the generator). decider-small 10 answers three of them fully right, though
+with confidences of 0.51 to 0.77 (the comparisons 0.51 to 0.53: right, but not read; see
+MODEL_CARD.md). The others are strict xfails that name what it gets, so that the model that
+gets one right turns it into a failure, and its marker must then go."""
 
 import pytest
 
@@ -26,8 +27,7 @@ EXAMPLES = {
                       _b("standby", "Does K-102 start?"),
                       _c("mode", "What mode is line 3 in?", ["AUTO", "MANUAL", "CASCADE"]),
                       _b("low", "Is PT-1102 below its low alarm?")]},
-        {"above": "yes", "tripped": "yes", "standby": "yes", "mode": "MANUAL", "low": "no"},
-        "0 of 5: the trip and what follows from it answered no, the low alarm yes"),
+        {"above": "yes", "tripped": "yes", "standby": "yes", "mode": "MANUAL", "low": "no"}, None),
     "reports": ({
         "context": "Shift log, unit 2, night shift. 22:10 P-101A running, P-101B on standby. 01:42 P-101A "
                    "tripped on low suction pressure; P-101B started. 03:15 P-101A restarted after strainer "
@@ -35,14 +35,14 @@ EXAMPLES = {
                    "goes to reduced rate.",
         "questions": [_b("running", "Is P-101A running now?"),
                       _c("rate", "What rate should the unit run at?", ["normal rate", "reduced rate", "shutdown"])]},
-        {"running": "yes", "rate": "normal rate"}, "1 of 2: it reads an earlier log line as the state"),
+        {"running": "yes", "rate": "normal rate"}, None),
     "robot report": ({
         "context": "AGV-07 perception summary: obstacle at 0.8 m in lane 2; forklift FL-4 crossing; battery 64%. "
                    "Policy: if an obstacle is closer than 1.0 m, stop; otherwise, if a forklift is crossing, "
                    "slow down; otherwise continue.",
         "questions": [_c("action", "What should AGV-07 do?", ["stop", "slow down", "continue"]),
                       _b("close", "Is the obstacle closer than 1.0 m?")]},
-        {"action": "stop", "close": "yes"}, "0 of 2: it does not compare 0.8 m with 1.0 m"),
+        {"action": "stop", "close": "yes"}, None),
     "contracts": ({
         "context": "12.1 The Supplier's total liability under this Agreement shall not exceed the fees paid "
                    "by the Customer in the twelve (12) months preceding the claim. 15.1 Either party may "
@@ -52,7 +52,8 @@ EXAMPLES = {
         "questions": [_b("capped", "Is the Supplier's liability capped?"),
                       _b("convenience", "Can the Customer end the agreement without giving a reason?"),
                       _c("law", "Which law governs the agreement?", ["England and Wales", "Delaware"])]},
-        {"capped": "yes", "convenience": "yes", "law": "England and Wales"}, "2 of 3: the cap answered no"),
+        {"capped": "yes", "convenience": "yes", "law": "England and Wales"},
+        "1 of 3: the cap answered no, and the law of the Customer's incorporation chosen"),
     "quantified": ({
         "context": "The cat is big. The dog is kind. The mouse is small. If something is big then it is "
                    "strong. All strong things are green. If the dog is kind and the cat is green then the "
@@ -69,7 +70,7 @@ def engine(shipped):
 
 
 @pytest.mark.parametrize("family", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"decider-small 9 gets {gets}"))
+    pytest.param(name, marks=[pytest.mark.xfail(strict=True, reason=f"decider-small 10 gets {gets}")] if gets else [])
     for name, (_, _, gets) in EXAMPLES.items()])
 def test_shipped_model_answers_a_hand_written_request_of_each_family(engine, family):
     request, want, _ = EXAMPLES[family]
