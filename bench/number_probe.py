@@ -126,11 +126,11 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
                              {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}])
     rng, right, index = random.Random(seed), [], 20_000_000
+    spec = CorpusSpec(split="train", mix=tuple(mix.items())) if mix else None
     for step in range(steps):
         examples = []
         while len(examples) < 16:
-            if mix:
-                spec = CorpusSpec(split="train", mix=tuple(mix.items()))
+            if spec:
                 sets = make_twins(spec, index) if twins else [make_set(spec, index)]
                 index += 1
             else:

@@ -1023,18 +1023,18 @@ class World:
         """What a comparison is to come out as, one of `options` (an alarm band, which of two
         readings is higher), drawn from `rng`; the twin's chosen draw takes another option."""
         choice = self.rng.choice(options)
-        if self.outcomes == self.flip:
+        if self._turned():
             choice = self.vrng.choice([o for o in options if o != choice] or [choice])
-        self.outcomes += 1
         return choice
 
     def truth(self, p: float = 0.5) -> bool:
         """A comparison's wanted truth: True with probability p (the twin's chosen draw negated)."""
-        want = self.rng.random() < p
-        if self.outcomes == self.flip:
-            want = not want
-        self.outcomes += 1
-        return want
+        return (self.rng.random() < p) != self._turned()
+
+    def _turned(self) -> bool:
+        """Counts an outcome draw; whether it is the one the twin turns the other way."""
+        k, self.outcomes = self.outcomes, self.outcomes + 1
+        return k == self.flip
 
     def offset(self, m: Meas, around: Decimal) -> Decimal:
         """A positive distance: mostly a few steps, sometimes far."""
