@@ -3,7 +3,7 @@
     python bench/number_probe.py [--checkpoint DIR] [--probes 60] [--distractors 0 1 3]
     python bench/number_probe.py --learn 300 --distractors 3 [--number-relative 8] [--name-links 8]
         [--question-compare 4] [--number-links] [--form trip|limits|number|stated]
-        [--learn-mix ENTRY[=W] ... [--twins]] [--bf16] [--family-sets N]
+        [--learn-mix ENTRY[=W] ... [--twins] [--stated SHARE]] [--bf16] [--family-sets N]
 
 "TT-1 reads 123.4 °C. The high-temperature trip setting for TT-1 is 130 °C." and "Is TT-1 above
 its trip setting?", with readings drawn above and below the trip. With `--distractors N` the
@@ -30,7 +30,9 @@ fresh probes. `--learn-mix ENTRY[=W] ...` fine-tunes on corpus training sets of 
 (e.g. `readings@0:1`, single questions on short plant contexts): does what the corpus teaches
 carry over to the probes? With `--twins` every readings set of that mix comes with its twin
 (corpus.make_twins: the same set with one comparison turned the other way by a number);
-`--bf16` trains under bf16 autocast, as the trainer does where bf16 is fast. `--family-sets N`
+`--stated SHARE`: that share of
+their comparisons also says its outcome in words ("TT-1 reads 131.5 °C, above 128 °C"): a way in
+through words. `--bf16` trains under bf16 autocast, as the trainer does where bf16 is fast. `--family-sets N`
 also answers N depth-0 readings validation sets (the corpus family's own phrasings) before and
 after `--learn`, per-item accuracy by answer kind, yes/no split by whether the question gives a
 number: does what the probes teach carry over to the family?
@@ -100,7 +102,7 @@ def probes(n: int, distractors: int, seed: int = 0, form: str = "trip") -> tuple
 
 def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1,
           form: str = "trip", number_links: bool = False, mix: dict | None = None, twins: bool = False,
-          bf16: bool = False) -> None:
+          bf16: bool = False, stated: float = 0.0) -> None:
     """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
     import torch
 
@@ -126,7 +128,7 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
                              {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}])
     rng, right, index = random.Random(seed), [], 20_000_000
-    spec = CorpusSpec(split="train", mix=tuple(mix.items())) if mix else None
+    spec = CorpusSpec(split="train", mix=tuple(mix.items()), stated=stated) if mix else None
     for step in range(steps):
         examples = []
         while len(examples) < 16:
@@ -151,15 +153,17 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     model.eval()
 
 
-def family_accuracy(ckpt, n: int) -> dict:
+def family_accuracy(ckpt, n: int, stated: float = 0.0) -> dict:
     """Per-item accuracy on n depth-0 readings validation sets (parallel, T = 1, fp32), by
-    answer kind, yes/no split by whether the question gives a number besides its tags."""
+    answer kind, yes/no split by whether the question gives a number besides its tags. With
+    `stated`, that share of their comparisons also says its outcome in words (not a split the
+    card measures: sets drawn for this probe alone)."""
     import re
 
     from decider.engine.training.corpus import CorpusSpec, make_sets
     from decider.engine.training.evaluate import run_policy
 
-    sets = make_sets(CorpusSpec(split="validation", max_links=0, mix=(("readings", 1.0),)), n)
+    sets = make_sets(CorpusSpec(split="validation", max_links=0, mix=(("readings", 1.0),), stated=stated), n)
     scored = run_policy(ckpt, sets, "parallel", 0.9, 1.0, precision="fp32")
     groups: dict[str, list[bool]] = {}
     for s, correct in zip(sets, scored.correct):
@@ -201,21 +205,29 @@ def main() -> int:
     p.add_argument("--twins", action="store_true",
                    help="with --learn-mix: sets come with their twins where the family draws them (readings)")
     p.add_argument("--bf16", action="store_true", help="with --learn: bf16 autocast, as the trainer on a fast-bf16 CPU")
+    p.add_argument("--stated", type=float, default=0.0, metavar="SHARE",
+                   help="with --learn-mix: that share of the readings sets' comparisons also says its outcome in "
+                        "words (corpus.CorpusSpec.stated); with --family-sets: also answer as many such sets")
     args = p.parse_args()
     ckpt = None
     if args.learn or args.family_sets:
         from decider.engine.checkpoint import load_checkpoint
 
         ckpt = load_checkpoint(args.checkpoint)
+    def family(when: str) -> None:
+        for share in sorted({0.0, args.stated}):
+            print(json.dumps({"readings_depth_0": when, **({"stated": share} if share else {}),
+                              **family_accuracy(ckpt, args.family_sets, share)}), flush=True)
+
     if args.family_sets:
-        print(json.dumps({"readings_depth_0": "before" if args.learn else "as is",
-                          **family_accuracy(ckpt, args.family_sets)}), flush=True)
+        family("before" if args.learn else "as is")
     if args.learn:
         learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links,
               args.question_compare, form=args.form[0], number_links=args.number_links,
-              mix=_mix(args.learn_mix) if args.learn_mix else None, twins=args.twins, bf16=args.bf16)
+              mix=_mix(args.learn_mix) if args.learn_mix else None, twins=args.twins, bf16=args.bf16,
+              stated=args.stated)
         if args.family_sets:
-            print(json.dumps({"readings_depth_0": "after", **family_accuracy(ckpt, args.family_sets)}), flush=True)
+            family("after")
     engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)
     for form, d in ((f, d) for f in args.form for d in args.distractors):
         requests, above = probes(args.probes, d, form=form)

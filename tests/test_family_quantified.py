@@ -390,3 +390,38 @@ def test_lexicon_is_large_and_its_words_do_not_leak_into_each_other():
             assert not participles & (set(words) | paired), (v.key, participles & (set(words) | paired))
         prefixes = [k.pattern for ks in v.kinds.values() for k in ks if k.style == "tag" and k.pool == "TAGNUM"]
         assert len(set(prefixes)) == len(prefixes), v.key
+
+
+def _unary_questions(monkeypatch, closed_world: float, n: int = 120) -> collections.Counter:
+    """(truth, the attribute holds for another entity) of every yes/no question about an
+    attribute in n sets, as the generator's own solver has it."""
+    seen: collections.Counter = collections.Counter()
+    ask = q._World.ask
+
+    def counting(self, t, model):
+        got = ask(self, t, model)
+        if got["kind"] == "bool" and t.key[0] == "u":
+            others = any(k[0] == "u" and k[1] == t.key[1] and k[2] != t.key[2] for k in model.true)
+            seen[(got["truth"], others)] += 1
+        return got
+
+    monkeypatch.setattr(q._World, "ask", counting)
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    for i in range(n):
+        s = q.generate(random.Random(f"closed:{i}"), Style(), 1 + i % 8, i % 4, closed_world=closed_world)
+        tok.encode(s.context, s.questions)
+        as_request(s.context, s.questions)
+    return seen
+
+
+def test_closed_world_probes_ask_who_has_an_attribute(monkeypatch):
+    """generate(closed_world=1.0): more of the yes/no questions are ones that reading "is the
+    attribute said anywhere?" gets wrong (said of another entity, not of the asked one), and the
+    sets stay well-formed; closed_world=0 is the family's own draw."""
+    plain, closed = _unary_questions(monkeypatch, 0.0), _unary_questions(monkeypatch, 1.0)
+    share = {name: c[(False, True)] / sum(c.values()) for name, c in (("plain", plain), ("closed", closed))}
+    assert share["closed"] >= 0.3 and share["closed"] >= share["plain"] + 0.05, share
+    assert q.generate(random.Random("c"), Style(), 5, 2).context == \
+        q.generate(random.Random("c"), Style(), 5, 2, closed_world=0.0).context
+    with pytest.raises(ValueError, match="share"):
+        q.generate(random.Random(0), Style(), 4, 1, closed_world=-0.1)

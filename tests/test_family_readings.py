@@ -407,3 +407,31 @@ def test_a_twin_differs_from_its_set_by_numbers_and_answers():
         tok.encode(b.context, b.questions)  # fits the window
         as_request(b.context, b.questions)  # the service accepts it
 
+
+
+# ----------------------------------------------------------------------------- outcomes in words
+def test_stated_outcomes_say_what_the_numbers_say():
+    """generate(stated=1.0): comparisons also have their outcome said on the reading's
+    sentence ("TT-101 reads 131.5 °C, above 128 °C."), and what is said is true of the numbers;
+    the sets stay well-formed (supports checked by deletion as any set's are) and fit."""
+    up, down = ("above", "over", "higher than", "exceeding", "more than"), ("below", "under", "lower than",
+                                                                           "short of", "less than")
+    number = r"(?<![\w.\-])(-?\d[\d,]*(?:\.\d+)?)"
+    said = re.compile(number + r"[^\d,]*, (?:which is |i\.e\. )?(" + "|".join(up + down) + r") " + number)
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    checked, with_clause = 0, 0
+    for i in range(40):
+        s = R.generate(random.Random(f"stated:{i}"), Style(), 1 + i % 8, i % 3, stated=1.0)
+        tok.encode(s.context, s.questions)
+        as_request(s.context, s.questions)
+        with_clause += any(re.search(r", (?:" + "|".join(up + down) + r"|alarm|no alarm|not in alarm|alarms clear"
+                                     r"|between|inside|within|right at|exactly|level with) ", x) for x in s.sentences)
+        for x, word, a in (m for sentence in s.sentences for m in said.findall(sentence)):
+            x, a = (Decimal(v.replace(",", "")) for v in (x, a))
+            assert (x > a) if word in up else (x < a), (s.context, x, word, a)
+            checked += 1
+    assert with_clause >= 30 and checked >= 20
+    plain = R.generate(random.Random("stated:0"), Style(), 4, 1)
+    assert plain.context == R.generate(random.Random("stated:0"), Style(), 4, 1, stated=0.0).context
+    with pytest.raises(ValueError, match="share"):
+        R.generate(random.Random(0), Style(), 4, 1, stated=1.5)

@@ -249,3 +249,26 @@ def test_a_stage_with_twins_trains_on_them_and_resumes_from_its_schedule_positio
     train(cfg.model_copy(update={"stages": [stage]}), progress=False, log=lambda m: None)
     state = json.loads((tmp_path / "run" / "train_state.json").read_text())
     assert state["drawn"] == 32 and state["examples"] == sets
+
+
+def test_a_stage_with_stated_outcomes_draws_its_readings_sets_with_them():
+    """Stage.stated reaches the corpus: the schedule's readings sets are the corpus's sets with
+    that share of outcomes said in words, and its other families' sets are unchanged."""
+    from dataclasses import replace
+
+    from decider.engine.training.corpus import CorpusSpec, family_of, make_set
+    from decider.engine.training.train import sets_at
+
+    mix = {"readings": 0.5, "contracts": 0.5}
+    stage = Stage(max_links=1, examples=32, max_questions=3, max_extra=0, mix=mix, stated=0.8)
+    cfg = TrainConfig(stages=[stage], corpus_start=0)
+    plain = CorpusSpec(split="train", max_links=1, max_questions=3, max_extra=0, mix=tuple(mix.items()))
+    drawn = [sets_at(cfg, [], i)[0] for i in range(16)]
+    said = [make_set(replace(plain, stated=0.8), i) for i in range(16)]
+    assert [s.context for s in drawn] == [s.context for s in said]
+    families = [family_of(s) for s in drawn]
+    assert "readings" in families and "contracts" in families
+    for s, p, f in zip(drawn, (make_set(plain, i) for i in range(16)), families):
+        assert (s.context == p.context) == (f == "contracts")
+    with pytest.raises(ValueError):
+        Stage(max_links=1, examples=8, stated=1.5)

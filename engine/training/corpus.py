@@ -119,6 +119,7 @@ SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3, "heldout": 
 # Corpus v2: the v1 patterns above plus the families of engine/training/families/ (the
 # language users write). A mix gives each family's share of the sets.
 FAMILIES = ("v1", "readings", "contracts", "reports", "quantified")
+FAMILY_KNOBS = {"readings": ("stated",), "quantified": ("closed_world",)}  # CorpusSpec fields a family's generate takes
 V1_ONLY: tuple[tuple[str, float], ...] = (("v1", 1.0),)
 V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contracts", 0.2), ("reports", 0.2),
                                          ("quantified", 0.2))
@@ -431,6 +432,8 @@ class CorpusSpec:
     max_questions: int = 8
     max_extra: int = 3  # sentences nobody asks about, at most (v1)
     mix: tuple[tuple[str, float], ...] = V1_ONLY  # (family, weight)
+    stated: float = 0.0  # readings: share of comparisons whose outcome is also said in words (training only)
+    closed_world: float = 0.0  # quantified: share of yes/no questions that only who-has-what decides (training only)
 
 
 def family_of(s: DecisionSet) -> str:
@@ -483,9 +486,10 @@ def _make(spec: CorpusSpec, index: int, twins: bool) -> list[DecisionSet]:
     top = min(spec.max_questions, most or 8, 8)
     n = top if rng.random() < spec.eight_fraction else rng.randint(1, max(1, top - 1))
     module = _family_module(family)
+    kw = {k: getattr(spec, k) for k in FAMILY_KNOBS.get(family, ()) if getattr(spec, k)}
     if twins and hasattr(module, "generate_twins"):
-        return list(module.generate_twins(rng, Style.for_split(spec.split), n, max_links))
-    return [module.generate(rng, Style.for_split(spec.split), n, max_links)]
+        return list(module.generate_twins(rng, Style.for_split(spec.split), n, max_links, **kw))
+    return [module.generate(rng, Style.for_split(spec.split), n, max_links, **kw)]
 
 
 def _make_v1_set(spec: CorpusSpec, index: int) -> DecisionSet:

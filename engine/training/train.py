@@ -58,6 +58,12 @@ class Stage(BaseModel):
                         "twin: the same set with one comparison turned the other way by a number, so that only "
                         "the number tells the two apart (corpus.make_twins). A twin rides along with its set: "
                         "`examples` counts the schedule's sets, so a stage with twins trains on more sets than that")
+    stated: float = Field(0.0, ge=0.0, le=1.0, description="readings sets: this share of their comparisons also says "
+                          "its outcome in words on the reading's sentence ('TT-101 reads 131.5 °C, above 128 °C'; "
+                          "corpus.CorpusSpec.stated), a way in through words to what the numbers say")
+    closed_world: float = Field(0.0, ge=0.0, le=1.0, description="quantified sets: this share of their yes/no "
+                                "questions asks an attribute of an entity that has it and of one that does not, or "
+                                "of one nobody gave it to (corpus.CorpusSpec.closed_world): who has what decides")
 
     @field_validator("mix")
     @classmethod
@@ -198,7 +204,8 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
     for stage in cfg.stages:
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
-                              max_extra=stage.max_extra, mix=tuple(stage.mix.items()))
+                              max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
+                              closed_world=stage.closed_world)
             if twins and stage.twins:
                 return make_twins(spec, cfg.corpus_start + index)
             return [make_set(spec, cfg.corpus_start + index)]

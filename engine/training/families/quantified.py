@@ -1155,14 +1155,19 @@ def estimate_prefix(context: str, questions: Sequence[tuple[str, Sequence[str]]]
                                               for text, options in questions)
 
 
+# Probes that a model reading "is the attribute said anywhere?" gets wrong (`closed_world`): an
+# attribute said of one entity and asked of two (`_probe_bound`), asked of an entity nobody gave
+# it to (`_probe_closed`), of a look-alike tag (`_probe_lookalike`).
+CLOSED_WAYS = ("bound", "bound", "closed", "lookalike")
 TOKEN_BUDGET = 360  # estimated prefix tokens; the tokenizer's limit is 400 (see the tests)
 
 
 class _World:
     def __init__(self, rng: random.Random, style: Style, vocab: Vocab, n_questions: int, max_links: int,
-                 shrink: int = 0):
+                 shrink: int = 0, closed_world: float = 0.0):
         self.rng, self.style, self.v = rng, style, vocab
         self.n, self.max_links, self.shrink = n_questions, max_links, shrink
+        self.closed_world = closed_world  # share of yes/no probes drawn from CLOSED_WAYS (training only)
         self.ents: list[Ent] = []
         self.names_used: set[str] = set()
         self.sents: list[Sent] = []
@@ -1789,6 +1794,11 @@ class _World:
     # ------------------------------------------------------------------ probes
     def probe(self, want_cat: bool) -> list[Target]:
         deep = self.max_links >= 1
+        if not want_cat and self.closed_world and self.rng.random() < self.closed_world:
+            for _ in range(4):
+                got = getattr(self, f"_probe_{self.rng.choice(CLOSED_WAYS + ('rule',) * deep)}")()
+                if got:
+                    return got
         if want_cat:
             ways = ["cat_default", "cat_value", "cat_value", "which"]
             ways += ["cat_rule", "cat_rule", "which_rule"] if deep else []
@@ -1829,6 +1839,23 @@ class _World:
             else:
                 self.fact(e, self.fresh_attr(e, "base"))
         return [Target("bool", ("u", a, e))]
+
+    def _probe_bound(self):
+        """An attribute said of one entity, asked of it and of another entity the text names
+        (yes, then no, in either order): who it is said of decides, not whether it is said."""
+        e = self.some_entity(reuse=0.5)
+        other = self.some_entity(cats=(self.ents[e].kind.cat,) if self.rng.random() < 0.6 else None, exclude=[e],
+                                 reuse=0.6)
+        a = self.fresh_attr(e, "base")
+        self.fact(e, a)
+        if not self.mentioned(other):
+            if self.rng.random() < 0.7:
+                self.fact(other, self.fresh_attr(other, "base"))
+            else:
+                self.mention(other)
+        out = [Target("bool", ("u", a, e)), Target("bool", ("u", a, other))]
+        self.rng.shuffle(out)
+        return out
 
     def _probe_lookalike(self):
         tagged = [c for c in self.v.cats if any(k.pool == "TAGNUM" for k in self.v.kinds[c])]
@@ -2354,16 +2381,22 @@ def _natural(text: str) -> list:
 
 
 # ============================================================================ entry point
-def generate(rng: random.Random, style: Style, n_questions: int, max_links: int) -> DecisionSet:
+def generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
+             closed_world: float = 0.0) -> DecisionSet:
     """One decision set of `n_questions` questions whose answers sit behind at most
-    `max_links` rule steps."""
+    `max_links` rule steps. With `closed_world` > 0, that share of its yes/no questions is
+    drawn from `CLOSED_WAYS` (and rule instances where rules may be): an attribute asked of an
+    entity that has it and of one that does not, or of one nobody gave it to (the set is then
+    not the one `closed_world` = 0 gives)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0 <= max_links <= 5:
         raise ValueError(f"max_links must be 0..5, got {max_links}")
+    if not 0.0 <= closed_world <= 1.0:
+        raise ValueError(f"closed_world is a share of yes/no questions, 0..1; got {closed_world}")
     for attempt in range(100):
         vocab = rng.choices(VOCABS, weights=VOCAB_WEIGHTS)[0]
-        world = _World(rng, style, vocab, n_questions, max_links, shrink=attempt // 10)
+        world = _World(rng, style, vocab, n_questions, max_links, shrink=attempt // 10, closed_world=closed_world)
         try:
             return world.build()
         except _Retry:

@@ -357,6 +357,22 @@ def similar_numbers(num: str, pool: Sequence[str]) -> list[str]:
 
 # ============================================================================ phrasings
 # Every pattern is a tuple; `pick` holds out indices 4, 9, 14, ... for the held-out split.
+# A comparison's outcome said in words beside its numbers ("TT-101 reads 131.5 °C, above 128 °C";
+# `World.state_outcomes`, opt-in: the splits never draw them). {q} a threshold, {lo}/{hi} a
+# band's ends, {w} an alarm word.
+STATED: dict[str, tuple[str, ...]] = {
+    "above": ("above {q}", "over {q}", "higher than {q}", "which is above {q}", "i.e. above {q}",
+              "exceeding {q}", "more than {q}"),
+    "below": ("below {q}", "under {q}", "lower than {q}", "which is below {q}", "i.e. below {q}",
+              "short of {q}", "less than {q}"),
+    "at": ("right at {q}", "exactly {q}", "level with {q}", "which is exactly {q}", "i.e. exactly {q}"),
+    "within": ("between {lo} and {hi}", "inside {lo} to {hi}", "within the {lo}-{hi} band"),
+    "under": ("below the {lo}-{hi} band", "under {lo}, the bottom of its band", "short of the {lo}-{hi} band"),
+    "over": ("above the {lo}-{hi} band", "over {hi}, the top of its band", "past the {lo}-{hi} band"),
+    "alarm": ("alarm state {w}", "in {w} alarm", "alarm: {w}", "{w} on the alarm panel"),
+    "normal": ("no alarm", "alarm state normal", "not in alarm", "alarms clear"),
+}
+
 # Placeholders: {s} a measurement as subject (tag, or "the" + description), {n0} the same
 # without article, {t} a tag, {d} a description, {q} a quantity, {lim} a limit name,
 # {thr} a threshold phrase, {u}/{a}/{b} equipment, {v} a valve, {x} a disabled item,
@@ -879,6 +895,7 @@ class World:
         self.tokens = 0
         self.n = 8
         self.relevant: set | None = None  # the direct values that matter (set by evaluate)
+        self.stated: tuple[float, random.Random] | None = None  # (share, its own draws): state_outcomes
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -2118,9 +2135,57 @@ class World:
             options.append(opts)
         return targets, texts, options
 
+    def state_outcomes(self, share: float, rng: random.Random) -> None:
+        """Say in words, beside the numbers, how a reading compares with what it is compared
+        with, for about `share` of the comparisons, each with a clause on its reading's sentence
+        ("TT-101 reads 131.5 °C, above 128 °C.", "..., in HH alarm.", "..., between 40 and 60 %.").
+        The clause says what the numbers say, so no answer changes; what a question asks is
+        then also in the words. Draws only on `rng`, and only with share > 0."""
+        by_id = {m.id: m for m in self.meas}
+
+        def quantity(m: Meas, v: Decimal, unit: bool = True) -> str:
+            number = fmt_number(v, decimals(m.step))
+            return f"{number} {rng.choice(UNIT_SPELLINGS[m.unit])}" if unit else number
+
+        clauses: dict[int, dict[tuple, str]] = {}  # sentence -> {what it is compared with: clause}
+        for key in list(self.direct):
+            mid = key[1]
+            if key[0] not in ("cmp", "rel", "band", "alarm") or mid not in by_id or rng.random() >= share:
+                continue
+            m, (x, sentence) = by_id[mid], self.readings[mid]
+            if sentence is None:
+                continue
+            if key[0] == "alarm":
+                word = self.direct[key].fn()
+                normal = word == self.alarm_words["normal"]
+                clause, what = rng.choice(STATED["normal" if normal else "alarm"]).format(w=word), ("alarm",)
+            elif key[0] == "band" or (key[0] == "cmp" and key[4] is not None):
+                if key[0] == "band":
+                    lo, hi = key[2], key[3]
+                elif key[2] in ("within", "beyond"):  # a set point and its tolerance
+                    lo, hi = key[3] - key[4], key[3] + key[4]
+                else:
+                    lo, hi = sorted((key[3], key[4]))
+                where = "under" if x < lo else "over" if x > hi else "within"
+                clause = rng.choice(STATED[where]).format(lo=quantity(m, lo, unit=False), hi=quantity(m, hi))
+                what = (lo, hi)
+            else:
+                a = key[3] if key[0] == "cmp" else key[2]
+                clause = rng.choice(STATED["above" if x > a else "below" if x < a else "at"]).format(q=quantity(m, a))
+                what = (a,)
+            said = clauses.setdefault(sentence, {})
+            if what not in said and len(said) < 2:
+                said[what] = clause
+        for sentence, said in clauses.items():
+            text = self.b.sentences[sentence].rstrip(".")
+            self.b.sentences[sentence] = f"{text}, {' and '.join(said.values())}."
+            self.tokens += sum(estimate_tokens(c) + 1 for c in said.values())
+
     def finish(self) -> DecisionSet | None:
         """The set, or None when its questions cannot be worded distinctly within the budget."""
         rng = self.rng
+        if self.stated:
+            self.state_outcomes(*self.stated)
         sol = self._solve()[0]
         for _ in range(4):
             worded = self.word_questions(sol)
@@ -2160,12 +2225,16 @@ class World:
         return out
 
 
-def generate(rng: random.Random, style: Style, n_questions: int, max_links: int) -> DecisionSet:
-    """One decision set of plant readings and set points (see the module docstring)."""
-    return _generate(rng, style, n_questions, max_links)[0]
+def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, stated: float = 0.0) -> DecisionSet:
+    """One decision set of plant readings and set points (see the module docstring). With
+    `stated` > 0, about that share of its comparisons also has its outcome said in words on
+    the reading's sentence (`World.state_outcomes`); the set is then drawn on a stream of its
+    own, so it is not the set that `stated` = 0 gives."""
+    return _generate(rng, style, n_questions, max_links, stated=stated)[0]
 
 
-def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int) -> tuple[DecisionSet, ...]:
+def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int,
+                   stated: float = 0.0) -> tuple[DecisionSet, ...]:
     """A set and its twin: the same sentences, tags, limits and questions, with one comparison
     drawn the other way (a reading placed on the other side of its limit, a threshold in a
     question moved past the reading, another alarm band, the other reading of a pair higher),
@@ -2177,7 +2246,7 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 
     def build(flip: int | None) -> tuple[DecisionSet, int]:
         return _generate(random.Random(seed), style, n_questions, max_links,
-                         values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip)
+                         values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated)
 
     base, outcomes = build(None)
     if not outcomes:
@@ -2186,13 +2255,18 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 
 
 def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
-              values: random.Random | None = None, flip: int | None = None) -> tuple[DecisionSet, int]:
+              values: random.Random | None = None, flip: int | None = None,
+              stated: float = 0.0) -> tuple[DecisionSet, int]:
     """(the set, how many comparison outcomes it drew)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
+    if not 0.0 <= stated <= 1.0:
+        raise ValueError(f"stated is a share of comparisons, 0..1; got {stated}")
     max_links = max(0, min(5, max_links))
+    said = random.Random(rng.getrandbits(64)) if stated else None
     for attempt in range(60):
         w = World(rng, style, slack=4 * attempt, values=values, flip=flip)
+        w.stated = (stated, said) if said else None
         w.plan(n_questions, max_links)
         s = w.finish()
         if s is not None:
