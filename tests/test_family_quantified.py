@@ -425,3 +425,35 @@ def test_closed_world_probes_ask_who_has_an_attribute(monkeypatch):
         q.generate(random.Random("c"), Style(), 5, 2, closed_world=0.0).context
     with pytest.raises(ValueError, match="share"):
         q.generate(random.Random(0), Style(), 4, 1, closed_world=-0.1)
+
+
+def test_the_closed_world_probe_answers_are_what_the_text_says():
+    """bench/closed_world_probe.py: every probe's answer, re-derived from its own sentences
+    (facts, one rule, closed world), and every "no" asks an attribute the text does say, of
+    someone else or in a rule: the probe tells binding from word spotting."""
+    from closed_world_probe import FORMS, probe
+
+    rule = re.compile(r"^(?:If someone is (\w+) then they are (\w+)|All (\w+) things are (\w+)|(\w+) things are (\w+)"
+                      r"|If something is (\w+) then it is (\w+))\.$")
+    asked = (r"^Is it true that (.+) is (\w+)\?$", r"^(.+) is (\w+): yes or no\?$", r"^Is (.+) (\w+)\?$")
+    rng = random.Random(0)
+    for form in FORMS:
+        for _ in range(200):
+            context, question, yes = probe(rng, form)
+            has: dict[str, set[str]] = collections.defaultdict(set)
+            rules = []
+            for sentence in re.split(r"(?<=\.) ", context):
+                got = rule.match(sentence)
+                if got:
+                    cond, concl = [g for g in got.groups() if g]
+                    rules.append((cond.lower(), concl))
+                    continue
+                ent, attrs = re.match(r"^(.+) is (\w+(?: and \w+)?)\.$", sentence).groups()
+                has[ent.lower()] |= set(attrs.split(" and "))
+            for cond, concl in rules:
+                for attrs in has.values():
+                    if cond in attrs:
+                        attrs.add(concl)
+            ent, attr = next(m.groups() for m in (re.match(p, question) for p in asked) if m)
+            assert (attr in has[ent.lower()]) is yes, (context, question, yes)
+            assert attr in context

@@ -1,0 +1,129 @@
+"""Does the model read who has an attribute, or only whether the attribute is said at all?
+
+    python bench/closed_world_probe.py [--checkpoint DIR] [--probes 100] [--family-sets N]
+
+Short contexts of facts about a few people, animals or tagged items, each with attributes of
+its own ("The bear is big. The dog is kind."), and one yes/no question: an attribute asked of
+the entity it is said of (yes) or of another entity the text names (no: closed world). Form
+`rule` adds a rule ("If someone is big then they are red.") and asks its conclusion of an
+entity that meets the condition (yes) and of one that does not (no). A model that answers
+from whether the words occur says yes to both; one that binds attributes to entities tells
+them apart. Prints per form the accuracy and the mean P(yes) of both groups.
+
+`--family-sets N` also answers N quantified validation sets of the corpus and splits their
+yes/no questions about an attribute by the generator's own solution: true; false and said of
+another entity; false and said of nobody (a rule's conclusion whose conditions fail, say);
+false and stated as false. Per-item accuracy per group (parallel, T = 1, fp32).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+
+from decider.engine.core import build_engine
+
+ENTITIES = {
+    "animal": ("the bear", "the dog", "the cat", "the mouse", "the rabbit", "the squirrel", "the tiger", "the lion",
+               "the cow", "the eagle"),
+    "person": ("Anne", "Bob", "Charlie", "Dave", "Erin", "Fiona", "Gary", "Harry", "Olga", "Tomas"),
+    "item": ("pump P-12", "drum D-40", "valve XV-7", "tank TK-3", "fan FN-21", "motor M-9", "filter F-55",
+             "heater H-18"),
+}
+ATTRIBUTES = ("big", "small", "red", "green", "blue", "white", "round", "rough", "quiet", "loud", "cold", "hot",
+              "heavy", "clean", "wet", "nice")
+FACT = ("{e} is {a}.", "{e} is {a} and {b}.")
+RULE = ("If someone is {a} then they are {c}.", "All {a} things are {c}.", "{A} things are {c}.",
+        "If something is {a} then it is {c}.")
+QUESTION = ("Is {e} {a}?", "Is it true that {e} is {a}?", "{E} is {a}: yes or no?")
+FORMS = ("facts", "rule")
+
+
+def _cap(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+def probe(rng: random.Random, form: str) -> tuple[str, str, bool]:
+    """(context, question, answer) of one probe."""
+    kind = rng.choice(sorted(ENTITIES))
+    ents = rng.sample(ENTITIES[kind], rng.randint(2, 4))
+    attrs = rng.sample(ATTRIBUTES, 2 * len(ents) + 1)
+    has = {e: attrs[2 * i: 2 * i + rng.randint(1, 2)] for i, e in enumerate(ents)}
+    sentences = [_cap(FACT[len(a) - 1].format(e=e, a=a[0], b=a[-1])) for e, a in has.items()]
+    asked, yes = rng.choice(ents), rng.random() < 0.5
+    if form == "facts":
+        holder = asked if yes else rng.choice([e for e in ents if e != asked])
+        attr = rng.choice(has[holder])
+    else:
+        holder = asked if yes else rng.choice([e for e in ents if e != asked])
+        cond, attr = rng.choice(has[holder]), attrs[-1]
+        sentences.append(rng.choice(RULE).format(a=cond, A=_cap(cond), c=attr))
+    rng.shuffle(sentences)
+    question = _cap(rng.choice(QUESTION).format(e=asked, E=_cap(asked), a=attr))
+    return " ".join(sentences), question, yes
+
+
+def family_accuracy(ckpt, n: int) -> dict:
+    """Per-item accuracy on n quantified validation sets, yes/no questions about an attribute
+    grouped by the generator's solution (see the module docstring)."""
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.training.evaluate import run_policy
+    from decider.engine.training.families import quantified
+
+    group_of: dict[str, str] = {}
+    ask = quantified._World.ask
+
+    def noting(self, t, model):
+        q = ask(self, t, model)
+        if q["kind"] == "bool" and t.key[0] == "u":
+            _, attr, ent = t.key
+            elsewhere = any(k[0] == "u" and k[1] == attr and k[2] != ent for k in model.true)
+            group_of[_cap(q["text"])] = ("true" if q["truth"] else "false, stated" if t.key in model.neg
+                                         else "false, said of another" if elsewhere else "false, said of nobody")
+        return q
+
+    quantified._World.ask = noting
+    try:
+        sets = make_sets(CorpusSpec(split="validation", mix=(("quantified", 1.0),)), n)
+    finally:
+        quantified._World.ask = ask
+    scored = run_policy(ckpt, sets, "parallel", 0.9, 1.0, precision="fp32")
+    groups: dict[str, list[bool]] = {}
+    for s, correct in zip(sets, scored.correct):
+        for q, ok in zip(s.questions, correct):
+            if q.text in group_of:
+                groups.setdefault(group_of[q.text], []).append(ok)
+    return {k: f"{sum(v) / len(v):.3f} of {len(v)}" for k, v in sorted(groups.items())}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--checkpoint")
+    p.add_argument("--probes", type=int, default=100, help="probes per form")
+    p.add_argument("--form", choices=FORMS, nargs="+", default=list(FORMS))
+    p.add_argument("--family-sets", type=int, default=0, help="also answer this many quantified validation sets")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args()
+    from decider.engine.checkpoint import load_checkpoint
+
+    ckpt = load_checkpoint(args.checkpoint)
+    engine = build_engine(ckpt, precision="fp32", prefix_cache_bytes=0)
+    for form in args.form:
+        rng = random.Random(f"{args.seed}:{form}")
+        drawn = [probe(rng, form) for _ in range(args.probes)]
+        results = engine.decide([{"context": c, "questions": [{"id": "q", "text": q, "type": "boolean"}],
+                                  "options": {"return_distributions": True}} for c, q, _ in drawn])
+        p_yes = [r.answers[0].distribution[0] for r in results]
+        right = [(r.answers[0].answer == "yes") == yes for r, (_, _, yes) in zip(results, drawn)]
+        print(json.dumps({"form": form, "probes": len(drawn), "accuracy": round(sum(right) / len(right), 3),
+                          "p_yes_when_yes": round(statistics.mean(p for p, d in zip(p_yes, drawn) if d[2]), 3),
+                          "p_yes_when_no": round(statistics.mean(p for p, d in zip(p_yes, drawn) if not d[2]), 3)}))
+    if args.family_sets:
+        print(json.dumps({"quantified_validation": args.family_sets, **family_accuracy(ckpt, args.family_sets)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
