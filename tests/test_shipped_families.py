@@ -1,8 +1,10 @@
 """The shipped checkpoint on one hand-written request per corpus-v2 family, phrased as users
-write them (not by the generator). decider-small 10 answers three of them fully right, though
-with confidences of 0.51 to 0.77 (the comparisons 0.51 to 0.53: right, but not read; see
-MODEL_CARD.md). The others are strict xfails that name what it gets, so that the model that
-gets one right turns it into a failure, and its marker must then go."""
+write them (not by the generator). decider-small 11 answers one of them fully right (reports,
+with confidences 0.54 and 0.61). Its comparisons sit near 0.5 ("Is TT-1104 above the K-101 trip
+setting?" 0.55, "Is the obstacle closer than 1.0 m?" 0.59 for no), so a readings answer that
+hangs on one is a coin flip: version 10 happened to get readings and the robot report right,
+version 11 does not (see MODEL_CARD.md). The others are strict xfails that name what it gets,
+so that the model that gets one right turns it into a failure, and its marker must then go."""
 
 import pytest
 
@@ -27,7 +29,8 @@ EXAMPLES = {
                       _b("standby", "Does K-102 start?"),
                       _c("mode", "What mode is line 3 in?", ["AUTO", "MANUAL", "CASCADE"]),
                       _b("low", "Is PT-1102 below its low alarm?")]},
-        {"above": "yes", "tripped": "yes", "standby": "yes", "mode": "MANUAL", "low": "no"}, None),
+        {"above": "yes", "tripped": "yes", "standby": "yes", "mode": "MANUAL", "low": "no"},
+        "3 of 5: line 3's mode AUTO and PT-1102 below its low alarm, the comparisons at 0.55 to 0.59"),
     "reports": ({
         "context": "Shift log, unit 2, night shift. 22:10 P-101A running, P-101B on standby. 01:42 P-101A "
                    "tripped on low suction pressure; P-101B started. 03:15 P-101A restarted after strainer "
@@ -42,7 +45,7 @@ EXAMPLES = {
                    "slow down; otherwise continue.",
         "questions": [_c("action", "What should AGV-07 do?", ["stop", "slow down", "continue"]),
                       _b("close", "Is the obstacle closer than 1.0 m?")]},
-        {"action": "stop", "close": "yes"}, None),
+        {"action": "stop", "close": "yes"}, "0 of 2: continue, and the obstacle not closer than 1.0 m (0.59)"),
     "contracts": ({
         "context": "12.1 The Supplier's total liability under this Agreement shall not exceed the fees paid "
                    "by the Customer in the twelve (12) months preceding the claim. 15.1 Either party may "
@@ -53,7 +56,7 @@ EXAMPLES = {
                       _b("convenience", "Can the Customer end the agreement without giving a reason?"),
                       _c("law", "Which law governs the agreement?", ["England and Wales", "Delaware"])]},
         {"capped": "yes", "convenience": "yes", "law": "England and Wales"},
-        "1 of 3: the cap answered no, and the law of the Customer's incorporation chosen"),
+        "2 of 3: the cap answered no (0.80)"),
     "quantified": ({
         "context": "The cat is big. The dog is kind. The mouse is small. If something is big then it is "
                    "strong. All strong things are green. If the dog is kind and the cat is green then the "
