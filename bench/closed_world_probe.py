@@ -53,11 +53,10 @@ def probe(rng: random.Random, form: str) -> tuple[str, str, bool]:
     has = {e: attrs[2 * i: 2 * i + rng.randint(1, 2)] for i, e in enumerate(ents)}
     sentences = [_cap(FACT[len(a) - 1].format(e=e, a=a[0], b=a[-1])) for e, a in has.items()]
     asked, yes = rng.choice(ents), rng.random() < 0.5
+    holder = asked if yes else rng.choice([e for e in ents if e != asked])
     if form == "facts":
-        holder = asked if yes else rng.choice([e for e in ents if e != asked])
         attr = rng.choice(has[holder])
     else:
-        holder = asked if yes else rng.choice([e for e in ents if e != asked])
         cond, attr = rng.choice(has[holder]), attrs[-1]
         sentences.append(rng.choice(RULE).format(a=cond, A=_cap(cond), c=attr))
     rng.shuffle(sentences)
@@ -78,10 +77,7 @@ def family_accuracy(ckpt, n: int) -> dict:
     def noting(self, t, model):
         q = ask(self, t, model)
         if q["kind"] == "bool" and t.key[0] == "u":
-            _, attr, ent = t.key
-            elsewhere = any(k[0] == "u" and k[1] == attr and k[2] != ent for k in model.true)
-            group_of[_cap(q["text"])] = ("true" if q["truth"] else "false, stated" if t.key in model.neg
-                                         else "false, said of another" if elsewhere else "false, said of nobody")
+            group_of[_cap(q["text"])] = quantified.attribute_group(t.key, model)
         return q
 
     quantified._World.ask = noting

@@ -30,9 +30,9 @@ fresh probes. `--learn-mix ENTRY[=W] ...` fine-tunes on corpus training sets of 
 (e.g. `readings@0:1`, single questions on short plant contexts): does what the corpus teaches
 carry over to the probes? With `--twins` every readings set of that mix comes with its twin
 (corpus.make_twins: the same set with one comparison turned the other way by a number);
-`--stated SHARE`: that share of
-their comparisons also says its outcome in words ("TT-1 reads 131.5 °C, above 128 °C"): a way in
-through words. `--bf16` trains under bf16 autocast, as the trainer does where bf16 is fast. `--family-sets N`
+`--stated SHARE`: that share of their comparisons also says its outcome in words ("TT-1 reads
+131.5 °C, above 128 °C"): a way in through words. `--bf16` trains under bf16 autocast, as the
+trainer does where bf16 is fast. `--family-sets N`
 also answers N depth-0 readings validation sets (the corpus family's own phrasings) before and
 after `--learn`, per-item accuracy by answer kind, yes/no split by whether the question gives a
 number: does what the probes teach carry over to the family?
@@ -214,6 +214,7 @@ def main() -> int:
         from decider.engine.checkpoint import load_checkpoint
 
         ckpt = load_checkpoint(args.checkpoint)
+
     def family(when: str) -> None:
         for share in sorted({0.0, args.stated}):
             print(json.dumps({"readings_depth_0": when, **({"stated": share} if share else {}),

@@ -1159,6 +1159,19 @@ def estimate_prefix(context: str, questions: Sequence[tuple[str, Sequence[str]]]
 # attribute said of one entity and asked of two (`_probe_bound`), asked of an entity nobody gave
 # it to (`_probe_closed`), of a look-alike tag (`_probe_lookalike`).
 CLOSED_WAYS = ("bound", "bound", "closed", "lookalike")
+
+
+def attribute_group(key: tuple, model: Model) -> str:
+    """What a yes/no question about attribute `key` = ("u", attr, entity) turns on, by the
+    solution: "true"; "false, stated" (said not to hold); "false, said of another" (it holds for
+    another entity: word spotting says yes); "false, said of nobody"."""
+    _, attr, ent = key
+    if model.holds(key):
+        return "true"
+    if key in model.neg:
+        return "false, stated"
+    elsewhere = any(k[0] == "u" and k[1] == attr and k[2] != ent for k in model.true)
+    return "false, said of another" if elsewhere else "false, said of nobody"
 TOKEN_BUDGET = 360  # estimated prefix tokens; the tokenizer's limit is 400 (see the tests)
 
 

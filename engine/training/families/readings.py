@@ -869,7 +869,7 @@ class World:
     """One set under construction: sentences, the program, the numbers, the candidate questions."""
 
     def __init__(self, rng: random.Random, style: Style, slack: int = 0, values: random.Random | None = None,
-                 flip: int | None = None):
+                 flip: int | None = None, stated: tuple[float, random.Random] | None = None):
         self.rng, self.style = rng, style
         # Twins (`generate_twins`): the numbers that place a reading against its limits come
         # from `values`, everything else from `rng`, so that a set and its twin, which draws
@@ -895,7 +895,7 @@ class World:
         self.tokens = 0
         self.n = 8
         self.relevant: set | None = None  # the direct values that matter (set by evaluate)
-        self.stated: tuple[float, random.Random] | None = None  # (share, its own draws): state_outcomes
+        self.stated = stated  # (share, its own draws) for state_outcomes, or None
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -2265,8 +2265,7 @@ def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int
     max_links = max(0, min(5, max_links))
     said = random.Random(rng.getrandbits(64)) if stated else None
     for attempt in range(60):
-        w = World(rng, style, slack=4 * attempt, values=values, flip=flip)
-        w.stated = (stated, said) if said else None
+        w = World(rng, style, slack=4 * attempt, values=values, flip=flip, stated=(stated, said) if said else None)
         w.plan(n_questions, max_links)
         s = w.finish()
         if s is not None:
