@@ -415,11 +415,14 @@ def _unary_questions(monkeypatch, closed_world: float, n: int = 120) -> collecti
 
 def test_closed_world_probes_ask_who_has_an_attribute(monkeypatch):
     """generate(closed_world=1.0): more of the yes/no questions are ones that reading "is the
-    attribute said anywhere?" gets wrong (said of another entity, not of the asked one), and the
+    attribute said anywhere?" gets wrong (said of another entity, not of the asked one; a rule's
+    conclusion asked where its conditions fail), and the
     sets stay well-formed; closed_world=0 is the family's own draw."""
     plain, closed = _unary_questions(monkeypatch, 0.0), _unary_questions(monkeypatch, 1.0)
     share = {name: c["false, said of another"] / sum(c.values()) for name, c in (("plain", plain), ("closed", closed))}
     assert share["closed"] >= 0.3 and share["closed"] >= share["plain"] + 0.05, share
+    nobody = {name: c["false, said of nobody"] / sum(c.values()) for name, c in (("plain", plain), ("closed", closed))}
+    assert nobody["closed"] >= nobody["plain"] + 0.02, nobody  # more broken chains: conclusions that do not follow
     assert q.generate(random.Random("c"), Style(), 5, 2).context == \
         q.generate(random.Random("c"), Style(), 5, 2, closed_world=0.0).context
     with pytest.raises(ValueError, match="share"):

@@ -1157,7 +1157,8 @@ def estimate_prefix(context: str, questions: Sequence[tuple[str, Sequence[str]]]
 
 # Probes that a model reading "is the attribute said anywhere?" gets wrong (`closed_world`): an
 # attribute said of one entity and asked of two (`_probe_bound`), asked of an entity nobody gave
-# it to (`_probe_closed`), of a look-alike tag (`_probe_lookalike`).
+# it to (`_probe_closed`), of a look-alike tag (`_probe_lookalike`); and rule instances (two in
+# six where rules may be), whose entity outside the rule then often has attributes of its own.
 CLOSED_WAYS = ("bound", "bound", "closed", "lookalike")
 
 
@@ -1180,7 +1181,7 @@ class _World:
                  shrink: int = 0, closed_world: float = 0.0):
         self.rng, self.style, self.v = rng, style, vocab
         self.n, self.max_links, self.shrink = n_questions, max_links, shrink
-        self.closed_world = closed_world  # share of yes/no probes drawn from CLOSED_WAYS (training only)
+        self.closed_world = closed_world  # share of yes/no probes from CLOSED_WAYS; more broken chains (training)
         self.ents: list[Ent] = []
         self.names_used: set[str] = set()
         self.sents: list[Sent] = []
@@ -1809,7 +1810,7 @@ class _World:
         deep = self.max_links >= 1
         if not want_cat and self.closed_world and self.rng.random() < self.closed_world:
             for _ in range(4):
-                got = getattr(self, f"_probe_{self.rng.choice(CLOSED_WAYS + ('rule',) * deep)}")()
+                got = getattr(self, f"_probe_{self.rng.choice(CLOSED_WAYS + ('rule',) * 2 * deep)}")()
                 if got:
                     return got
         if want_cat:
@@ -1952,6 +1953,8 @@ class _World:
             for p in pos:
                 self.fact(x2, p)
             excepted = x2
+        elif self.closed_world and rng.random() < 0.5:
+            self.fact(x2, self.fresh_attr(x2, "base"))  # attributes of its own, none of the rule's
         else:
             self.mention(x2)
         self.rule_one(desc, pos, neg, concl, excepted=excepted)
@@ -2190,7 +2193,7 @@ class _World:
             links = links_max if rng.random() < 0.5 else rng.randint(1, links_max)
             if self.shrink >= 2:
                 links = min(links, 3)
-            nodes = self.chain(links, broken=rng.random() < 0.3, cat_end=n_cat > 0 and rng.random() < 0.5)
+            nodes = self.chain(links, broken=rng.random() < 0.3 + 0.3 * self.closed_world, cat_end=n_cat > 0 and rng.random() < 0.5)
             size = rng.randint(min(2, len(nodes)), min(n, len(nodes)))
             start = len(nodes) - size if rng.random() < 0.5 else rng.randint(0, len(nodes) - size)
             add(nodes[start:start + size])
