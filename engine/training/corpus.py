@@ -434,6 +434,7 @@ class CorpusSpec:
     mix: tuple[tuple[str, float], ...] = V1_ONLY  # (family, weight)
     stated: float = 0.0  # readings: share of comparisons whose outcome is also said in words (training only)
     closed_world: float = 0.0  # quantified: share of yes/no questions that only who-has-what decides (training only)
+    more_phrasings: bool = False  # v2 families: also the further phrasings of families/phrasings (training only)
 
 
 def family_of(s: DecisionSet) -> str:
@@ -482,14 +483,19 @@ def _make(spec: CorpusSpec, index: int, twins: bool) -> list[DecisionSet]:
                              index)]
     from decider.engine.training.families.base import Style
 
+    style = Style.for_split(spec.split)
+    if spec.more_phrasings:
+        if spec.split != "train":
+            raise ValueError(f"more_phrasings is for training sets only; split {spec.split!r} keeps its phrasings")
+        style = replace(style, more=True)
     rng = random.Random(f"decider:{entry}:{spec.split}:{spec.max_links}:{spec.max_questions}:{index}")
     top = min(spec.max_questions, most or 8, 8)
     n = top if rng.random() < spec.eight_fraction else rng.randint(1, max(1, top - 1))
     module = _family_module(family)
     kw = {k: getattr(spec, k) for k in FAMILY_KNOBS.get(family, ()) if getattr(spec, k)}
     if twins and hasattr(module, "generate_twins"):
-        return list(module.generate_twins(rng, Style.for_split(spec.split), n, max_links, **kw))
-    return [module.generate(rng, Style.for_split(spec.split), n, max_links, **kw)]
+        return list(module.generate_twins(rng, style, n, max_links, **kw))
+    return [module.generate(rng, style, n, max_links, **kw)]
 
 
 def _make_v1_set(spec: CorpusSpec, index: int) -> DecisionSet:

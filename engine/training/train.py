@@ -64,6 +64,9 @@ class Stage(BaseModel):
     closed_world: float = Field(0.0, ge=0.0, le=1.0, description="quantified sets: this share of their yes/no "
                                 "questions asks an attribute of an entity that has it and of one that does not, or "
                                 "of one nobody gave it to (corpus.CorpusSpec.closed_world): who has what decides")
+    more_phrasings: bool = Field(False, description="v2 family sets also draw the further phrasings of "
+                                 "engine/training/families/phrasings (corpus.CorpusSpec.more_phrasings); the "
+                                 "evaluation splits never do")
 
     @field_validator("mix")
     @classmethod
@@ -205,7 +208,7 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
-                              closed_world=stage.closed_world)
+                              closed_world=stage.closed_world, more_phrasings=stage.more_phrasings)
             if twins and stage.twins:
                 return make_twins(spec, cfg.corpus_start + index)
             return [make_set(spec, cfg.corpus_start + index)]

@@ -39,10 +39,12 @@ HELD_OUT_EVERY = 5  # one phrasing in five never appears in training
 @dataclass(frozen=True)
 class Style:
     """How a set may be phrased: `heldout` picks held-out templates only, `novel` draws
-    names from the held-out tail of each lexicon list."""
+    names from the held-out tail of each lexicon list, `more` (training only) also draws the
+    further phrasings a family registered with `add_phrasings`."""
 
     heldout: bool = False
     novel: bool = False
+    more: bool = False
 
     @staticmethod
     def for_split(split: str) -> "Style":
@@ -61,11 +63,37 @@ def held_out_templates(templates: Sequence[str]) -> list[str]:
     return [t for i, t in enumerate(templates) if is_held_out(i)]
 
 
+# Further phrasings of a pattern, drawn by training sets only (`Style.more`): keyed by the
+# pattern's own phrasings, so that every split keeps drawing exactly what it drew before.
+_MORE: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def add_phrasings(patterns: dict[str, Sequence[str]], more: dict[str, Sequence[str]]) -> None:
+    """Register `more[key]`, further phrasings of `patterns[key]`, for `Style.more`. Each says
+    what the pattern's phrasings say with the same fields; none may repeat one of them (a
+    held-out phrasing in training would void the held-out split)."""
+    for key, extra in more.items():
+        if key not in patterns:
+            raise KeyError(f"no pattern {key!r} to add phrasings to")
+        own = tuple(patterns[key])
+        clash = set(extra) & set(own)
+        if clash:
+            raise ValueError(f"pattern {key!r} already has the phrasings {sorted(clash)}")
+        _MORE[own] = _MORE.get(own, ()) + tuple(extra)
+
+
+def more_phrasings(templates: Sequence[str]) -> tuple[str, ...]:
+    return _MORE.get(tuple(templates), ())
+
+
 def pick(rng: random.Random, templates: Sequence[str], style: Style) -> str:
     """One phrasing of a pattern for this style (held-out ones only in the heldout split,
-    falling back to the seen ones when a pattern has fewer than five phrasings)."""
+    falling back to the seen ones when a pattern has fewer than five phrasings; with
+    `style.more`, the seen ones and the registered further ones)."""
     held = held_out_templates(templates)
     pool = held if style.heldout and held else seen_templates(templates)
+    if style.more:
+        pool += more_phrasings(templates)
     return rng.choice(pool)
 
 

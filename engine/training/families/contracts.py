@@ -32,6 +32,7 @@ from typing import Callable, Hashable, Sequence
 
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
+from decider.engine.training.families.phrasings import contracts as phrasings
 from decider.engine.training.families.base import Program, SetBuilder, Style
 
 DOMAIN = "contracts"
@@ -1151,6 +1152,7 @@ T["q_may_neg"] = (
     "Is {x} unable to {vq} at present?", "Is {x} precluded from {vqing}?", "Is {x} currently prohibited from {vqing}?",
     "Is {x} still unable to {vq}?",
 )
+base.add_phrasings(T, phrasings.MORE)  # training sets only (Style.more)
 
 
 # ============================================================================ numbers and comparisons

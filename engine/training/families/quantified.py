@@ -46,6 +46,7 @@ from typing import Iterator, Sequence
 
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
+from decider.engine.training.families.phrasings import quantified as phrasings
 from decider.engine.training.families.base import SetBuilder, Style
 
 DOMAIN = "quantified"
@@ -762,6 +763,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "Someone wrote about {e} in {year}.", "{e} appears in {n2} old photos.",
     ),
 }
+base.add_phrasings(TEMPLATES, phrasings.MORE)  # training sets only (Style.more)
 
 
 # ============================================================================ logic

@@ -29,6 +29,7 @@ from typing import Callable, Hashable, Sequence
 
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
+from decider.engine.training.families.phrasings import reports as phrasings
 from decider.engine.training.families.base import Style
 
 DOMAIN = "reports"
@@ -497,6 +498,7 @@ T: dict[str, tuple[str, ...]] = {
     "w_rm_emergency stop": ("E-STOP", "emergency stop", "ESTOP", "E-stop", "EMERGENCY", "emergency stop"),
     "w_rm_charging": ("CHARGING", "charging", "charge", "CHRG", "charge mode", "charging"),
 }
+base.add_phrasings(T, phrasings.MORE)  # training sets only (Style.more)
 
 SHIFTS = ("day", "night", "early", "late", "morning", "evening")
 
