@@ -32,8 +32,8 @@ from typing import Callable, Hashable, Sequence
 
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
-from decider.engine.training.families.phrasings import contracts as phrasings
 from decider.engine.training.families.base import Program, SetBuilder, Style
+from decider.engine.training.families.phrasings import contracts as phrasings
 
 DOMAIN = "contracts"
 TOKEN_BUDGET = 400      # prefix tokens the service allows a set (context + questions)

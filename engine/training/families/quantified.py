@@ -46,8 +46,8 @@ from typing import Iterator, Sequence
 
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
-from decider.engine.training.families.phrasings import quantified as phrasings
 from decider.engine.training.families.base import SetBuilder, Style
+from decider.engine.training.families.phrasings import quantified as phrasings
 
 DOMAIN = "quantified"
 

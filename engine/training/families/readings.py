@@ -39,10 +39,9 @@ from itertools import product
 from typing import Callable, Hashable, Sequence
 
 from decider.engine.training.corpus import DecisionSet
-from decider.engine.training.families import base
-from decider.engine.training.families.phrasings import readings as phrasings
 from decider.engine.training.families.base import (Asked, Cases, Program, Rule, SetBuilder, Style, Value,
-                                                   answer_links, cap, names, pick, program_rules)
+                                                   add_phrasings, answer_links, cap, names, pick, program_rules)
+from decider.engine.training.families.phrasings import readings as phrasings
 
 DOMAIN = "readings"
 
@@ -774,7 +773,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "mention_valve": ("{v} is installed on the {u} discharge line.", "{v} protects {u}.", "{u} is fitted with {v}.",
                       "{v} is normally closed.", "{v} sits downstream of {u}.", "{v} was last tested in March."),
 }
-base.add_phrasings(TEMPLATES, phrasings.MORE)  # training sets only (Style.more)
+add_phrasings(TEMPLATES, phrasings.MORE)  # training sets only (Style.more)
 FREQUENT = ("reading", "limit", "limit_pair", "rule", "rule_unless", "case", "window", "setpoint", "lineup",
             "run_default", "standby_default", "mode_default", "plant_default", "fact_open", "fact_closed",
             "q_gt", "q_ge", "q_lt", "q_le", "c_gt", "c_ge", "c_lt", "c_le", "q_rel", "q_inside", "q_outside",

@@ -29,8 +29,8 @@ from typing import Callable, Hashable, Sequence
 
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
-from decider.engine.training.families.phrasings import reports as phrasings
 from decider.engine.training.families.base import Style
+from decider.engine.training.families.phrasings import reports as phrasings
 
 DOMAIN = "reports"
 
