@@ -287,3 +287,14 @@ def test_twins_come_from_families_that_draw_them_and_others_come_alone():
         else:
             assert [s.context for s in sets] == [make_set(spec, i).context]
     assert sum(len(sets) == 2 for sets in drawn) >= 6
+
+
+def test_a_sentence_that_ends_on_a_name_with_a_full_stop_keeps_one():
+    from decider.engine.training.families.base import SetBuilder
+
+    b = SetBuilder("test")
+    b.say("keystone Inc. guarantees Triton Inc..")
+    b.ask_choice("Tell me the tier of Argon Inc..", ["gold", "silver"], "gold")
+    b.ask_boolean("is it true that TT-1 is hot?", True)
+    assert b.sentences == ["Keystone Inc. guarantees Triton Inc."]
+    assert [q.text for q in b.questions] == ["Tell me the tier of Argon Inc.", "Is it true that TT-1 is hot?"]

@@ -246,6 +246,8 @@ def test_generated_sets_are_accepted_by_the_service(sample):
         assert len({q.text for q in s.questions}) == n
         for text in s.sentences + [q.text for q in s.questions]:
             assert "{" not in text and ".." not in text and "  " not in text, text
+        for q in s.questions:  # a negated question wraps a statement, never another question
+            assert "?" not in q.text[:-1], q.text
         as_request(s.context, s.questions)
         longest = max(longest, len(tok.encode(s.context, s.questions).prefix_ids))
         for q, a, sup in zip(s.questions, s.answers, s.support):

@@ -225,6 +225,13 @@ class Program:
 
 
 # ----------------------------------------------------------------------------- builder
+def _tidy(text: str) -> str:
+    """Capitalised, and one full stop where a name that ends in one ends the sentence ("...
+    guarantees Triton Inc.", not "Inc..")."""
+    text = cap(text.strip())
+    return text[:-1] if text.endswith("..") else text
+
+
 @dataclass
 class SetBuilder:
     """Sentences of a context and the questions asked about it, with their true answers."""
@@ -239,18 +246,18 @@ class SetBuilder:
 
     def say(self, text: str) -> int:
         """Add a sentence; returns its index (the support bookkeeping uses it)."""
-        self.sentences.append(cap(text.strip()))
+        self.sentences.append(_tidy(text))
         return len(self.sentences) - 1
 
     def ask_boolean(self, text: str, answer: bool, depth: int = 0, support: int | None = None) -> None:
-        self._ask(Question(f"q{len(self.questions) + 1}", cap(text), "boolean"), 0 if answer else 1, depth, support)
+        self._ask(Question(f"q{len(self.questions) + 1}", _tidy(text), "boolean"), 0 if answer else 1, depth, support)
 
     def ask_choice(self, text: str, options: Sequence[str], answer: str, depth: int = 0,
                    support: int | None = None) -> None:
         options = tuple(dict.fromkeys(options))
         if answer not in options:
             raise ValueError(f"answer {answer!r} is not among the options {options}")
-        self._ask(Question(f"q{len(self.questions) + 1}", cap(text), "categorical", options),
+        self._ask(Question(f"q{len(self.questions) + 1}", _tidy(text), "categorical", options),
                   options.index(answer), depth, support)
 
     def _ask(self, q: Question, answer: int, depth: int, support: int | None) -> None:

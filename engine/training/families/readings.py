@@ -758,11 +758,20 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
                  "Is {t} overridden?", "Is an MOS in place on {t}?"),
     "q_armed": ("Is the {t} trip armed?", "Is the trip on {t} live?", "Is {t} protection in service?",
                 "Is {t} out of bypass?", "Is the {t} trip active and not bypassed?"),
+    "nc_bypass": ("{t} is not in bypass", "the {t} trip is not bypassed", "there is no bypass on {t}",
+                  "{t} is not overridden", "no MOS is in place on {t}", "the {t} trip is armed",
+                  "the trip on {t} is live", "{t} is out of bypass", "{t} protection is in service",
+                  "nobody has bypassed {t}"),
     "q_inhibited": ("Is the auto-start of {u} inhibited?", "Is {u} auto-start disabled?",
                     "Is auto-start blocked on {u}?",
                     "Has the auto-start of {u} been switched off?", "Is {u} prevented from auto-starting?"),
     "q_autostart": ("Is the auto-start of {u} armed?", "Is {u} auto-start enabled?", "Is {u} set to auto-start?",
                     "Is auto-start available on {u}?", "Is the {u} auto-start in service?"),
+    "nc_inhibited": ("the auto-start of {u} is not inhibited", "{u} auto-start is not disabled",
+                     "auto-start is not blocked on {u}", "the auto-start of {u} has not been switched off",
+                     "{u} is not prevented from auto-starting", "the auto-start of {u} is armed",
+                     "{u} auto-start is enabled", "{u} is set to auto-start", "auto-start is available on {u}",
+                     "the {u} auto-start is in service"),
     # ------------------------------------------------------------------ distractors
     "note": ("Ambient temperature is {n} °C.", "Shift handover at {h}:00.",
              "{u} has run {big} hours since its last overhaul.",
@@ -1746,13 +1755,13 @@ class World:
     def exception_bypass(self, tag: str, extras: list[Cand]) -> tuple:
         atom = ("bypass", tag)
         self.fact_about(atom, "bypass_fact", "bypass_neg", t=tag)
-        extras.append(self.atom_cand(atom, "q_bypass", "q_armed", "q_armed", TRIP_POS, t=tag))
+        extras.append(self.atom_cand(atom, "q_bypass", "q_armed", "nc_bypass", TRIP_POS, t=tag))
         return atom, lambda: self.fmt("bypass_e", t=tag)
 
     def exception_inhibit(self, uid: str, extras: list[Cand]) -> tuple:
         atom = ("inhibit", uid)
         self.fact_about(atom, "inhibit_fact", "inhibit_neg", u=uid)
-        extras.append(self.atom_cand(atom, "q_inhibited", "q_autostart", "q_autostart", u=uid))
+        extras.append(self.atom_cand(atom, "q_inhibited", "q_autostart", "nc_inhibited", u=uid))
         return atom, lambda: self.fmt("inhibit_e", u=uid)
 
     def fact_about(self, atom: tuple, yes: str, no: str, **kw) -> None:
@@ -1968,7 +1977,7 @@ class World:
             self.p.fact(atom, True, self.say(self.fmt("bypass_fact", t=m.tag)))
         else:
             self.p.fact(atom, False, self.say(self.fmt("bypass_neg", t=m.tag)))
-        return [self.atom_cand(atom, "q_bypass", "q_armed", "q_armed", TRIP_POS, t=m.tag)], extras
+        return [self.atom_cand(atom, "q_bypass", "q_armed", "nc_bypass", TRIP_POS, t=m.tag)], extras
 
     def block_pair(self, max_links: int, room: int) -> tuple[list[Cand], list[Cand]]:
         """Two readings of the same quantity in the same unit (two pumps, two bearings)."""
