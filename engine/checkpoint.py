@@ -105,7 +105,7 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
     if not tok_path.is_file():
         raise CheckpointError(f"{tok_path}: missing")
     try:
-        tokenizer = DecisionTokenizer(tok_path, max_length=cfg.max_position)
+        tokenizer = DecisionTokenizer(tok_path, max_length=cfg.max_position, noun_names=cfg.noun_names)
     except Exception as e:  # tokenizers raises its own Exception type
         raise CheckpointError(f"{tok_path}: cannot load tokenizer ({e})") from None
     if tokenizer.vocab_size != cfg.vocab_size:
@@ -173,7 +173,7 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
 # model fields added after checkpoints were first fingerprinted, with the value that means "off":
 # at that value they stay out of the fingerprint, so that older checkpoints still load
 ADDED_FIELDS = {"number_ranks": 0, "number_spread": False, "number_relative": 0, "name_links": 0,
-                "question_compare": 0, "number_links": False}
+                "question_compare": 0, "number_links": False, "noun_names": False}
 
 
 def fingerprint(weights: Path, cfg: ModelConfig) -> str:
@@ -212,7 +212,8 @@ def pretrained_encoder_dir() -> Path:
 def warm_start(cfg: ModelConfig, encoder_dir: Path | None = None) -> Checkpoint:
     """A fresh model whose encoder comes from all-MiniLM-L6-v2; new parts are random."""
     encoder_dir = encoder_dir or pretrained_encoder_dir()
-    tokenizer = DecisionTokenizer(encoder_dir / "tokenizer.json", max_length=cfg.max_position)
+    tokenizer = DecisionTokenizer(encoder_dir / "tokenizer.json", max_length=cfg.max_position,
+                                  noun_names=cfg.noun_names)
     model = BlockDiffusionModel(cfg)
     model.init_weights()
     state = hf_bert_state_dict(load_file(str(encoder_dir / "model.safetensors")), cfg.n_layers)
@@ -229,4 +230,5 @@ def random_init(cfg: ModelConfig, tokenizer_path: Path, seed: int = 0) -> Checkp
     torch.manual_seed(seed)
     model = BlockDiffusionModel(cfg)
     model.init_weights()
-    return Checkpoint(model, DecisionTokenizer(tokenizer_path, cfg.max_position), name="random", version="0")
+    return Checkpoint(model, DecisionTokenizer(tokenizer_path, cfg.max_position, noun_names=cfg.noun_names),
+                      name="random", version="0")

@@ -71,6 +71,9 @@ class ModelConfig(BaseModel):
                                "bias of their own to the sentences that share a name with theirs "
                                "(RelativeRanks.linked): a set point finds its instrument's reading, and a "
                                "question's number the asked instrument's, among a dozen instruments' numbers")
+    noun_names: bool = Field(False, description="with name_links: a word that follows \"the\" in two sentences or "
+                             "more of a request is a name too (\"the dog\"), so common-noun entities link their "
+                             "sentences as tags and proper names do (engine/names.py); the tokenizer reads it")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -80,6 +83,8 @@ class ModelConfig(BaseModel):
         if self.question_compare and not (self.number_ranks and self.name_links):
             raise ValueError("question_compare reads rank codes through the question links: it needs number_ranks "
                              "and name_links")
+        if self.noun_names and not self.name_links:
+            raise ValueError("noun_names adds names for the name links to read: it needs name_links")
         if self.number_links and not (self.number_relative and self.name_links):
             raise ValueError("number_links biases the attention the number comparison term reads towards named "
                              "sentences: it needs number_relative and name_links")

@@ -15,6 +15,11 @@ A name: a word with letters and digits (tags "FT-204", "P-7B", "HX-3"; not ordin
 is a name, every occurrence of it counts, in any case. A sentence ends at ".", "!", "?" or ";"
 followed by a space, or at a line break; questions and options are one sentence each.
 Names share `BITS` bits (by order of first mention; more names than that share bits).
+
+With `nouns` (a model's `noun_names`), a word that follows "the" in two sentences or more of
+a request is a name as well: "The bear chases the dog. The dog is red." and "Is the dog red?"
+link through "dog", as tags and proper names link, so that text about common-noun entities
+("the compressor", "the cat") binds what it says to whom.
 This module knows nothing of torch.
 """
 
@@ -37,6 +42,12 @@ NOT_NAMES = frozenset("""
 """.split())  # noqa: SIM905
 
 
+# words after "the" that name no entity ("the same", "the first", "the following")
+NOT_NOUNS = frozenset("same other others first last next previous following end rest whole case way time only "
+                      "most least more less".split())
+THE_WORD = re.compile(r"\bthe\s+([A-Za-z]+(?:[-_/][A-Za-z0-9]+)*)", re.IGNORECASE)
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every sentence of `text`, covering it from 0 to len(text)."""
     spans, start = [], 0
@@ -51,22 +62,28 @@ def _is_tag(word: str) -> bool:
     return any(c.isdigit() for c in word) and any(c.isalpha() for c in word) and not ORDINAL.fullmatch(word)
 
 
-def names_of(texts: Sequence[str]) -> set[str]:
+def names_of(texts: Sequence[str], nouns: bool = False) -> set[str]:
     """The names (lower case) that `texts` mention, as the module docstring defines them."""
     names = set()
+    after_the: dict[str, int] = {}  # noun -> sentences it follows "the" in
     for text in texts:
         for s, e in sentence_spans(text):
             for k, m in enumerate(WORD.finditer(text, s, e)):
                 w = m.group()
                 if _is_tag(w) or k > 0 and w[0].isupper() and len(w) > 1 and w.lower() not in NOT_NAMES:
                     names.add(w.lower())
+            if nouns:
+                for w in {m.group(1).lower() for m in THE_WORD.finditer(text, s, e)}:
+                    after_the[w] = after_the.get(w, 0) + 1
+    names |= {w for w, n in after_the.items() if n >= 2 and len(w) > 2 and w not in NOT_NAMES | NOT_NOUNS}
     return names
 
 
-def token_links(texts: Sequence[str], offsets: Sequence[Sequence[tuple[int, int]]]) -> list[list[int]]:
+def token_links(texts: Sequence[str], offsets: Sequence[Sequence[tuple[int, int]]],
+                nouns: bool = False) -> list[list[int]]:
     """Per text, per token (its character offsets): the bit mask of the names its sentence
-    mentions, over all `texts` (one request), or 0."""
-    names = names_of(texts)
+    mentions, over all `texts` (one request), or 0. `nouns`: see the module docstring."""
+    names = names_of(texts, nouns)
     bit: dict[str, int] = {}
     out = []
     for text, offs in zip(texts, offsets):

@@ -45,8 +45,9 @@ class EncodedRequest:
 
 
 class DecisionTokenizer:
-    def __init__(self, path: str | Path, max_length: int = 512):
+    def __init__(self, path: str | Path, max_length: int = 512, noun_names: bool = False):
         self.path = Path(path)
+        self.noun_names = noun_names  # names after "the" link sentences too (engine/names.py)
         self.tok = Tokenizer.from_file(str(path))
         self.tok.no_padding()
         self.tok.no_truncation()
@@ -81,7 +82,7 @@ class DecisionTokenizer:
             mine = encodings[first:first + n_texts]
             offsets = [e.offsets for e in mine]
             ranks = iter(token_ranks(texts[first:first + n_texts], offsets, RANK_CAP))
-            links = iter(token_links(texts[first:first + n_texts], offsets))
+            links = iter(token_links(texts[first:first + n_texts], offsets, self.noun_names))
             first += n_texts
             ctx, ctx_ranks, ctx_links = next(pieces).ids, next(ranks), next(links)
             qs, q_ranks, q_links, options = [], [], [], []

@@ -1,6 +1,8 @@
 """Name links: which words are names, the sentences that share them, the tokens that carry
 them, and the model's link bias (zeros when added, exact across the two passes)."""
 
+import re
+
 import pytest
 import torch
 from decider.engine.checkpoint import load_checkpoint, save_checkpoint
@@ -242,3 +244,40 @@ def test_a_number_token_with_its_link_bias_compares_with_its_own_instruments_num
     # position 5 (TT-1's code 1) reads its one other TT-1 number (code 0) and the word beside it
     torch.testing.assert_close(leaning[0, 5], only[0, 2], atol=1e-5, rtol=0)
     assert not torch.allclose(leaning[0, 5], plain[0, 5], atol=1e-2)
+
+
+def test_with_nouns_a_word_after_the_in_two_sentences_is_a_name():
+    """noun_names: "the dog" in a fact and in a question links them, as "TT-101" or "Bob" would;
+    a word that follows "the" once, or a word such as "same", names nothing."""
+    texts = ["The bear chases the dog. The dog is red. The cat eats the bear. It is the same as before. "
+             "The same holds for the mouse.", "Is the dog red?"]
+    assert names_of(texts) == set()
+    assert names_of(texts, nouns=True) == {"bear", "dog"}  # the cat and the mouse once each; "same" never
+    offsets = [[(m.start(), m.end()) for m in re.finditer(r"\S+", t)] for t in texts]
+    plain, linked = token_links(texts, offsets), token_links(texts, offsets, nouns=True)
+    assert all(mask == 0 for row in plain for mask in row)
+    dog = linked[1][2]  # "dog" in the question
+    assert dog and linked[0][5] == dog and linked[0][0] & dog  # "The dog is red." and "... chases the dog."
+    assert linked[0][9] & dog == 0  # "The cat eats the bear." names the bear, not the dog
+
+
+def test_a_tokenizer_and_a_trained_model_carry_noun_names(tiny, tmp_path):
+    """The model config's noun_names reaches the tokenizer of a loaded checkpoint, needs
+    name_links, and training turns it on for a model without it."""
+    from decider.engine.model import ModelConfig
+    from decider.engine.training.train import Stage, TrainConfig, train
+
+    with pytest.raises(ValueError, match="needs name_links"):
+        ModelConfig.model_validate({**tiny.model.cfg.model_dump(), "noun_names": True})
+    init = save_checkpoint(tiny, tmp_path / "init")
+    assert not load_checkpoint(init).tokenizer.noun_names
+    cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=2,
+                      number_ranks=16, name_links=4, noun_names=True,
+                      stages=[Stage(max_links=1, examples=8, max_questions=3, mix={"quantified": 1.0})])
+    logs = []
+    train(cfg, progress=False, log=logs.append)
+    assert any('follow "the"' in m for m in logs)
+    got = load_checkpoint(tmp_path / "run")
+    assert got.model.cfg.noun_names and got.tokenizer.noun_names
+    enc = got.tokenizer.encode("The dog is red. The cat is big.", [Question("q1", "Is the dog red?", "boolean")])
+    assert any(enc.links)

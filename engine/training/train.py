@@ -39,7 +39,7 @@ from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, 
 from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, make_twins, mix_entry
 from decider.engine.decode import Batch
 from decider.engine.device import autocast_for, resolve_device
-from decider.engine.model import PRESETS
+from decider.engine.model import PRESETS, ModelConfig
 from decider.engine.tokenizer import DecisionTokenizer
 from decider.engine.request import DecisionInputError, answer_classes
 
@@ -119,6 +119,9 @@ class TrainConfig(BaseModel):
                                "(ModelConfig.number_links: the attention the number comparison term reads leans "
                                "towards the sentences that share the number's names), starting at zero; needs "
                                "number_relative and name_links")
+    noun_names: bool = Field(False, description="words that follow \"the\" in two sentences or more of a request "
+                             "are names too (ModelConfig.noun_names: \"the dog\" links its sentences as \"TT-101\" "
+                             "and \"Bob\" do); needs name_links; the model's link biases learn what they are")
     link_bias_lr_scale: float = Field(100.0, gt=0, description="the question and number tokens' link biases are "
                                       "one scalar per head and layer: they learn at this multiple of the learning "
                                       "rate")
@@ -410,6 +413,10 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     if cfg.number_links and not ckpt.model.cfg.number_links:
         ckpt.model.add_number_links()
         log("number tokens' link biases start from zero in every layer")
+    if cfg.noun_names and not ckpt.model.cfg.noun_names:
+        ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "noun_names": True})
+        ckpt.tokenizer.noun_names = True
+        log('words that follow "the" in two sentences of a request are names from here on')
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     teacher = None
     if cfg.teacher:

@@ -1,0 +1,48 @@
+"""bench/realistic: the hand-written development set is well-formed (every record a request the
+service takes, within the window, every label explained), balanced, and its bench scores what
+the engine answers."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+from decider.engine.request import as_request
+from decider.engine.tokenizer import DecisionTokenizer
+from decider.engine.training.dataset import load_jsonl
+
+FILES = sorted((Path(__file__).parents[1] / "bench" / "realistic").glob("*.jsonl"))
+
+
+def test_every_domain_has_a_file():
+    assert {f.stem for f in FILES} >= {"contracts", "plant", "robot", "rules"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_the_records_are_requests_with_explained_and_balanced_labels(path):
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    sets = load_jsonl(path)
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    assert len(sets) == len(records) >= 16
+    for s, r in zip(sets, records):
+        as_request(s.context, s.questions)
+        assert len(tok.encode(s.context, s.questions).prefix_ids) <= 400, s.context[:60]
+        assert set(r["why"]) == {q.id for q in s.questions}, s.context[:60]
+    yes_no = [s.questions[i].choices[a] for s in sets for i, a in enumerate(s.answers)
+              if s.questions[i].kind == "boolean"]
+    assert 0.4 <= yes_no.count("yes") / len(yes_no) <= 0.6, path.stem
+
+
+def test_the_bench_scores_what_the_engine_answers(tiny):
+    from realistic_eval import summary
+
+    from decider.engine.training.evaluate import run_policy
+
+    sets = load_jsonl(FILES[0])[:4]
+    scored = run_policy(tiny, sets, "parallel", 0.9, 1.0, precision="fp32")
+    s = summary(sets, scored)
+    right = sum(c for cs in scored.correct for c in cs)
+    assert s["questions"] == sum(len(x.questions) for x in sets)
+    assert s["per_item"] == round(right / s["questions"], 4)
+    assert 0 < s["chance"] < 1 and s["sets"] == 4
