@@ -19,53 +19,51 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import fields
 from pathlib import Path
 
 from decider.engine.checkpoint import load_checkpoint
-from decider.engine.training.calibration import expected_calibration_error
 from decider.engine.training.dataset import load_jsonl
-from decider.engine.training.evaluate import run_policy
+from decider.engine.training.evaluate import SELECTIVE, Scored, run_policy, summarise
 
 HERE = Path(__file__).parent / "realistic"
-CONFIDENT = 0.9
 
 
-def summary(sets, scored) -> dict:
-    items = [(q, t, c, p, chosen) for s, cs, ps, ch in zip(sets, scored.correct, scored.confidence, scored.chosen)
-             for q, t, c, p, chosen in zip(s.questions, s.answers, cs, ps, ch)]
-    correct = [c for _, _, c, _, _ in items]
-    kept = [c for _, _, c, p, _ in items if p >= CONFIDENT]
+def summary(scored: Scored) -> dict:
+    """evaluate.summarise's figures that mean something here, and what answering at random
+    scores, the confidently wrong answers and how often the model says yes."""
+    s = summarise(scored)
+    items = [(q, t, c, p, chosen) for st, cs, ps, ch in zip(scored.sets, scored.correct, scored.confidence, scored.chosen)
+             for q, t, c, p, chosen in zip(st.questions, st.answers, cs, ps, ch)]
     yes_no = [(t, chosen) for q, t, _, _, chosen in items if q.kind == "boolean"]
     return {
-        "sets": len(sets), "questions": len(items),
-        "per_item": round(sum(correct) / len(items), 4),
+        "sets": s["sets"], "questions": s["items"], "per_item": s["per_item_accuracy"],
         "chance": round(sum(1 / len(q.choices) for q, *_ in items) / len(items), 4),
-        "all_correct": round(sum(all(cs) for cs in scored.correct) / len(sets), 4),
-        "ece": round(expected_calibration_error([p for *_, p, _ in items], correct), 4),
-        "kept_at_0.9": round(len(kept) / len(items), 4),
-        "right_at_0.9": round(sum(kept) / len(kept), 4) if kept else None,
-        "confidently_wrong": sum(1 for _, _, c, p, _ in items if p >= CONFIDENT and not c),
+        "all_correct": s["all_correct"], "ece": s["ece"],
+        "kept_at_0.9": s[f"selective_kept_{SELECTIVE}"], "right_at_0.9": s[f"selective_accuracy_{SELECTIVE}"],
+        "confidently_wrong": sum(1 for _, _, c, p, _ in items if p >= SELECTIVE and not c),
         "says_yes": round(sum(ch == 0 for _, ch in yes_no) / len(yes_no), 4) if yes_no else None,
         "yes_is_right": round(sum(t == 0 for t, _ in yes_no) / len(yes_no), 4) if yes_no else None,
     }
 
 
+def _part(scored: Scored, idx: range) -> Scored:
+    return Scored(*[[getattr(scored, f.name)[i] for i in idx] for f in fields(Scored)])
+
+
 def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str) -> dict:
+    """Every file's sets decided in one run per policy, then summarised per file and in all."""
     ckpt = load_checkpoint(checkpoint)
     data = {f.stem: load_jsonl(f) for f in files}
+    every = [s for sets in data.values() for s in sets]
     out = {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "temperature": ckpt.temperature}
     for policy in policies:
-        rows, every_set, every_score = {}, [], None
+        scored = run_policy(ckpt, every, policy, 0.9, ckpt.temperature, precision=precision)
+        rows, start = {}, 0
         for name, sets in data.items():
-            scored = run_policy(ckpt, sets, policy, 0.9, ckpt.temperature, precision=precision)
-            rows[name] = summary(sets, scored)
-            every_set += sets
-            if every_score is None:
-                every_score = scored
-            else:
-                for field in ("correct", "confidence", "chosen"):
-                    getattr(every_score, field).extend(getattr(scored, field))
-        rows["all"] = summary(every_set, every_score)
+            rows[name] = summary(_part(scored, range(start, start + len(sets))))
+            start += len(sets)
+        rows["all"] = summary(scored)
         out[policy] = rows
     return out
 

@@ -43,8 +43,8 @@ NOT_NAMES = frozenset("""
 
 
 # words after "the" that name no entity ("the same", "the first", "the following")
-NOT_NOUNS = frozenset("same other others first last next previous following end rest whole case way time only "
-                      "most least more less".split())
+NOT_NOUNS = NOT_NAMES | frozenset(("same other others first last next previous following end rest whole case way "  # noqa: SIM905
+                                   "time only most least more less").split())
 THE_WORD = re.compile(r"\bthe\s+([A-Za-z]+(?:[-_/][A-Za-z0-9]+)*)", re.IGNORECASE)
 
 
@@ -75,7 +75,7 @@ def names_of(texts: Sequence[str], nouns: bool = False) -> set[str]:
             if nouns:
                 for w in {m.group(1).lower() for m in THE_WORD.finditer(text, s, e)}:
                     after_the[w] = after_the.get(w, 0) + 1
-    names |= {w for w, n in after_the.items() if n >= 2 and len(w) > 2 and w not in NOT_NAMES | NOT_NOUNS}
+    names |= {w for w, n in after_the.items() if n >= 2 and len(w) > 2 and w not in NOT_NOUNS}
     return names
 
 

@@ -41,7 +41,7 @@ def test_the_bench_scores_what_the_engine_answers(tiny):
 
     sets = load_jsonl(FILES[0])[:4]
     scored = run_policy(tiny, sets, "parallel", 0.9, 1.0, precision="fp32")
-    s = summary(sets, scored)
+    s = summary(scored)
     right = sum(c for cs in scored.correct for c in cs)
     assert s["questions"] == sum(len(x.questions) for x in sets)
     assert s["per_item"] == round(right / s["questions"], 4)
