@@ -4,7 +4,6 @@ PKG=$(mktemp -d)
 mkdir "$PKG/decider"
 cp -r decider/. "$PKG/decider/"
 ln -s "$PWD/engine" "$PKG/decider/engine"
-ln -s "$PWD/kernels" "$PKG/decider/kernels"
 ln -s "$PWD/clients/python/decider_client" "$PKG/decider_client"
 export PYTHONPATH="$PKG${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 export PYTHONSAFEPATH=1  # the checkout's own decider/ (without engine/) must not shadow the tree

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -652,6 +653,19 @@ def test_image_install_ships_every_package():
     assert model and not unshipped, f"not package data, so not in the image: {unshipped}"
 
 
+def test_no_folder_at_the_root_hides_an_installed_package():
+    """`python -m pytest`, `python -c` and a REPL started here put the checkout's root first on
+    sys.path, so a package folder there named like another distribution's top-level package
+    hides it (transformers 5 imports Hugging Face's `kernels`, which a `kernels/` folder here
+    used to replace)."""
+    installed = importlib.metadata.packages_distributions()
+    ours = {"decider", "decider-client", "decider_client"}
+    hidden = {path.name: installed[path.stem] for path in ROOT.iterdir()
+              if ((path / "__init__.py").exists() or path.suffix == ".py") and path.stem in installed
+              and not set(installed[path.stem]) <= ours}
+    assert not hidden, f"these folders at the root hide installed packages of the same name: {hidden}"
+
+
 def test_cpu_image_gets_the_cpu_torch():
     text = DOCKERFILES["cpu"].read_text()
     assert "--index-url https://download.pytorch.org/whl/cpu" in text
@@ -718,7 +732,7 @@ def test_dockerignore_keeps_the_build_inputs_and_drops_the_rest():
     copies = [args.split() for path in DOCKERFILES.values() for stage in dockerfile_stages(path)
               for args in instructions(stage, "COPY") if not args.startswith("--from=")]
     sources = {source for args in copies for source in args[:-1] if not source.startswith("--")}
-    assert sources >= {"decider", "engine", "kernels", "clients/python", "pyproject.toml", "README.md"}
+    assert sources >= {"decider", "engine", "clients/python", "pyproject.toml", "README.md"}
     for source in sources:
         assert (ROOT / source).exists(), f"COPY {source}: no such path"
         assert not ignore.excluded(source), f"COPY {source}: excluded by .dockerignore"

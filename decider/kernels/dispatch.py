@@ -33,7 +33,7 @@ def backend_name(device: torch.device | str = "cpu") -> str:
 
 
 def commit(logits, allowed, open_, threshold, temperature, backend: str = "torch"):
-    """See kernels/commit/naive.py for the contract."""
+    """See commit/naive.py for the contract."""
     if backend == "triton":
         from decider.kernels.commit.triton import commit as impl
     else:
@@ -45,8 +45,8 @@ def block_attention(q, k, v, slot_valid, prefix_k, prefix_v, *, prefix_valid=Non
                     max_prefix_len=None, repeats: int = 1, backend: str = "torch"):
     """Block slots q, k, v (B, S, H|Hkv, D) over each request's prefix and the block itself
     -> (B, S, H, D). The prefix layout follows the backend: torch reads it padded
-    (B, Hkv, L, D) with `prefix_valid` (B, L) (kernels/block_attention/naive.py); Triton reads
-    it packed (N, Hkv, D) with `cu_seqlens` (B + 1,) (kernels/block_attention/triton.py). `lengths`
+    (B, Hkv, L, D) with `prefix_valid` (B, L) (block_attention/naive.py); Triton reads it
+    packed (N, Hkv, D) with `cu_seqlens` (B + 1,) (block_attention/triton.py). `lengths`
     (torch only): attend request by request at exact lengths (batch-invariant bits). `repeats`
     (torch only): `repeats` blocks per padded prefix, block row r * B + b on prefix b."""
     if backend == "triton":
