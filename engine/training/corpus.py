@@ -118,7 +118,7 @@ SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3, "heldout": 
 
 # Corpus v2: the v1 patterns above plus the families of engine/training/families/ (the
 # language users write). A mix gives each family's share of the sets.
-FAMILIES = ("v1", "readings", "contracts", "reports", "quantified")
+FAMILIES = ("v1", "readings", "contracts", "reports", "quantified", "rulebase")  # rulebase: training only
 FAMILY_KNOBS = {"readings": ("stated",), "quantified": ("closed_world",)}  # CorpusSpec fields a family's generate takes
 V1_ONLY: tuple[tuple[str, float], ...] = (("v1", 1.0),)
 V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contracts", 0.2), ("reports", 0.2),

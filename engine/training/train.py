@@ -51,7 +51,7 @@ class Stage(BaseModel):
     max_extra: int = Field(3, ge=0, description="most unasked-about sentences per set")
     mix: dict[str, float] = Field(default_factory=lambda: {"v1": 1.0},
                                   description="share of each corpus family (v1, readings, contracts, reports, "
-                                              "quantified) in this stage's sets; 'readings@0': the family's sets "
+                                              "quantified, rulebase) in this stage's sets; 'readings@0': the family's sets "
                                               "with at most 0 rule-chain links, whatever max_links says; "
                                               "'readings@0:1': and one question each")
     twins: bool = Field(False, description="every set of a family that can draw twins (readings) comes with its "

@@ -1,0 +1,357 @@
+"""Family `rulebase`: short, plainly worded facts and quantified rules about a handful of
+entities (animals, people, tagged equipment), and questions that only binding answers.
+
+    The bear chases the dog. The dog is red. If something chases the dog then it is kind.
+    Kind things are round. The mouse does not like the cat.
+    Is the dog kind? (no)  Is the bear round? (yes)  Does the dog chase the bear? (no)
+    Which animal is kind? (the bear)
+
+Where the quantified family dresses its sentences in a register ("The latest update says
+..."), this one says little and asks a lot: most of its no answers are an attribute that the
+text gives another entity, a rule's conclusion asked of an entity that fails the rule's
+condition, a relation asked the wrong way round, or a stated negative; its yes answers are
+stated or follow by up to `max_links` rule steps. Ground truth: the rules grounded over the
+entities and forward-chained (base.Program), closed world. Negation only touches base
+predicates (never concluded by a rule), so the program is stratified.
+
+Training only (no evaluation split draws it); its phrasings keep the held-out fifth apart
+(base.pick), so a held-out split of it would measure unseen wording like the others.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from decider.engine.training.corpus import DecisionSet
+from decider.engine.training.families import base
+
+
+@dataclass(frozen=True)
+class World:
+    kind: str                      # the word for one entity in a "which" question
+    some: str                      # "something" / "someone"
+    pronoun: str                   # "it" / "they"
+    be: str                        # the pronoun's "is" / "are"
+    group: str                     # "things" / "people"
+    entities: tuple[str, ...]
+    attributes: tuple[str, ...]
+    relations: tuple[tuple[str, str], ...]  # (3rd person, base form)
+
+
+ANIMALS = World(
+    "animal", "something", "it", "is", "things",
+    ("the bear", "the cat", "the dog", "the mouse", "the lion", "the tiger", "the rabbit", "the squirrel", "the cow",
+     "the bald eagle", "the fox", "the owl", "the horse", "the goat", "the wolf", "the frog", "the duck", "the deer",
+     "the sheep", "the crow", "the badger", "the otter", "the hamster", "the pig"),
+    ("big", "small", "red", "blue", "green", "white", "kind", "nice", "rough", "round", "cold", "young", "quiet",
+     "smart", "furry", "rude", "tired", "happy", "quick", "calm", "heavy", "shy", "loud", "old", "brave", "hungry",
+     "wild", "sleepy", "strong", "clever"),
+    (("chases", "chase"), ("eats", "eat"), ("likes", "like"), ("sees", "see"), ("visits", "visit"),
+     ("needs", "need"), ("follows", "follow"), ("fears", "fear")),
+)
+PEOPLE = World(
+    "person", "someone", "they", "are", "people",
+    ("Anne", "Bob", "Charlie", "Dave", "Erin", "Fiona", "Gary", "Harry", "Iris", "Jack", "Kim", "Leo", "Mia", "Nina",
+     "Omar", "Priya", "Quentin", "Rosa", "Sam", "Tara", "Uma", "Victor", "Wendy", "Yusuf"),
+    ("big", "young", "kind", "nice", "rough", "quiet", "smart", "round", "green", "blue", "red", "white", "cold",
+     "furry", "certified", "senior", "trained", "busy", "tired", "careful", "new", "remote", "cleared", "late",
+     "absent", "on call", "in charge", "off duty"),
+    (("likes", "like"), ("trusts", "trust"), ("helps", "help"), ("knows", "know"), ("manages", "manage"),
+     ("calls", "call"), ("visits", "visit"), ("replaces", "replace")),
+)
+EQUIPMENT = World(
+    "unit", "something", "it", "is", "units",
+    ("P-101A", "P-101B", "P-204", "P-240", "K-101", "K-102", "XV-310", "XV-301", "T-12", "T-21", "F-3", "H-7",
+     "CV-5", "R-2", "FT-204", "HX-3", "PSV-9", "M-44", "B-6", "AGV-7", "AGV-11", "CR-8", "LT-55", "TT-1104"),
+    ("tripped", "isolated", "running", "overdue", "in alarm", "locked out", "bypassed", "degraded", "leaking",
+     "energised", "flagged", "inspected", "cleared", "hot", "idle", "offline", "sealed", "drained", "vented",
+     "purged", "tagged", "on standby", "in service", "critical", "blocked", "armed"),
+    (("feeds", "feed"), ("supplies", "supply"), ("cools", "cool"), ("monitors", "monitor"), ("protects", "protect"),
+     ("drives", "drive"), ("backs up", "back up"), ("heats", "heat")),
+)
+WORLDS = (ANIMALS, PEOPLE, EQUIPMENT)
+WORLD_WEIGHTS = (4, 3, 3)
+
+# Phrasings: {x} the rule's subject word ("something"), {X} capitalised, {p} its pronoun and
+# {be} that pronoun's "is"; {g} the plural ("things"); {a}, {b}, {c} attributes; {r} a relation
+# in the third person, {rb} its base form; {o} a named entity.
+FACT = ("{e} is {a}.", "{e} is {a}.", "{e} is {a}.", "{e} is {a}.", "It is known that {e} is {a}.",
+        "{e} is {a}, as it happens.", "We know {e} is {a}.", "{e} is definitely {a}.", "{e} is also {a}.",
+        "Note that {e} is {a}.")
+NOT_FACT = ("{e} is not {a}.", "{e} is not {a}.", "{e} is not {a}.", "{e} is not {a}.", "{e} isn't {a}.",
+            "It is known that {e} is not {a}.", "{e} is certainly not {a}.", "{e} is never {a}.",
+            "We know {e} is not {a}.", "Note that {e} is not {a}.")
+REL = ("{e} {r} {o}.", "{e} {r} {o}.", "{e} {r} {o}.", "{e} {r} {o}.", "It is known that {e} {r} {o}.",
+       "{e} also {r} {o}.", "We know {e} {r} {o}.", "{e} {r} {o}, as it happens.", "{e} definitely {r} {o}.",
+       "Note that {e} {r} {o}.")
+NOT_REL = ("{e} does not {rb} {o}.", "{e} does not {rb} {o}.", "{e} does not {rb} {o}.", "{e} does not {rb} {o}.",
+           "{e} doesn't {rb} {o}.", "It is known that {e} does not {rb} {o}.", "{e} never {r} {o}.",
+           "We know {e} does not {rb} {o}.", "{e} certainly does not {rb} {o}.", "Note that {e} does not {rb} {o}.")
+RULE_1 = ("If {x} is {a} then {p} {be} {b}.", "{A} {g} are {b}.", "All {a} {g} are {b}.",
+          "If {x} is {a}, {p} {be} also {b}.", "{X} that is {a} is {b}.", "Anything {a} is {b}.",
+          "Whenever {x} is {a}, {p} {be} {b}.", "Every {a} one is {b}.", "{A} {g} are always {b}.",
+          "Being {a} makes {x} {b}.", "{X} {a} is {b} as well.", "If {x} is {a}, then {p} {be} {b}.",
+          "All {g} that are {a} are {b}.", "{A} ones are {b}.", "Any {a} one is {b} too.")
+RULE_2 = ("If {x} is {a} and {b} then {p} {be} {c}.", "{A}, {b} {g} are {c}.", "All {a}, {b} {g} are {c}.",
+          "If {x} is {a} and {p} {be} {b}, then {p} {be} {c}.", "{X} that is {a} and {b} is {c}.",
+          "{A} {g} that are {b} are {c}.", "Whenever {x} is both {a} and {b}, {p} {be} {c}.",
+          "If {x} is {a} and also {b} then {p} {be} {c}.", "Anything {a} and {b} is {c}.",
+          "Every {a} one that is {b} is {c}.")
+RULE_NOT = ("If {x} is {a} and not {b} then {p} {be} {c}.", "{A} {g} that are not {b} are {c}.",
+            "If {x} is {a} but {p} {be} not {b}, then {p} {be} {c}.", "All {a} {g} that are not {b} are {c}.",
+            "{X} that is {a} and not {b} is {c}.", "Whenever {x} is {a} and not {b}, {p} {be} {c}.",
+            "If {x} is not {b} and {p} {be} {a} then {p} {be} {c}.", "Anything {a} but not {b} is {c}.",
+            "{A} ones that are not {b} are {c}.", "Every {a} one that is not {b} is {c}.")
+RULE_REL = ("If {x} {r} {o} then {p} {be} {b}.", "Anything that {r} {o} is {b}.", "{X} that {r} {o} is {b}.",
+            "Whoever {r} {o} is {b}.", "If {x} {r} {o}, {p} {be} {b}.", "All {g} that {r} {o} are {b}.",
+            "Whenever {x} {r} {o}, {p} {be} {b}.", "Every one that {r} {o} is {b}.",
+            "If {x} {r} {o}, then {p} {be} {b}.", "{X} is {b} if {p} {r_p} {o}.")
+RULE_TO_REL = ("If {x} is {a} then {p} {r_p} {o}.", "{A} {g} {rb} {o}.", "All {a} {g} {rb} {o}.",
+               "Anything {a} {r} {o}.", "{X} that is {a} {r} {o}.", "Whenever {x} is {a}, {p} {r_p} {o}.",
+               "If {x} is {a}, then {p} {r_p} {o}.", "Every {a} one {r} {o}.", "{A} ones {rb} {o}.",
+               "Being {a} means {x} {r} {o}.")
+RULE_GROUND = ("If {e} is {a} then {f} is {b}.", "If {e} is {a}, {f} is {b}.", "{f} is {b} if {e} is {a}.",
+               "When {e} is {a}, {f} is {b}.", "Whenever {e} is {a}, {f} is {b}.", "{f} is {b} when {e} is {a}.",
+               "If {e} is {a}, then {f} is {b}.", "{e} being {a} makes {f} {b}.")
+RULE_GROUND_REL = ("If {e} {r} {f} then {f} is {b}.", "If {e} {r} {f}, {f} is {b}.", "{f} is {b} if {e} {r} {f}.",
+                   "When {e} {r} {f}, {f} is {b}.", "Whenever {e} {r} {f}, {f} is {b}.",
+                   "{f} is {b} when {e} {r} {f}.", "If {e} {r} {f}, then {f} is {b}.", "{f} is {b} whenever {e} {r} {f}.")
+Q_ATTR = ("Is {e} {a}?", "Is {e} {a}?", "Is {e} {a}?", "Is it true that {e} is {a}?", "Would you say {e} is {a}?",
+          "Can we conclude that {e} is {a}?", "Does it follow that {e} is {a}?", "{e} is {a}. True?",
+          "Is {e} {a} or not?", "Given the above, is {e} {a}?")
+Q_NOT_ATTR = ("Is it true that {e} is not {a}?", "Is {e} not {a}?", "{e} is not {a}. True?",
+              "Would you say {e} is not {a}?", "Is it the case that {e} is not {a}?", "Can we say {e} is not {a}?",
+              "Does it follow that {e} is not {a}?", "{e} isn't {a}, is that right?", "Is {e} not {a}, given the above?",
+              "Is it correct that {e} is not {a}?")
+Q_REL = ("Does {e} {rb} {o}?", "Does {e} {rb} {o}?", "Is it true that {e} {r} {o}?", "Would you say {e} {r} {o}?",
+         "Can we conclude that {e} {r} {o}?", "{e} {r} {o}. True?", "Does {e} {rb} {o} or not?",
+         "Does it follow that {e} {r} {o}?", "Given the above, does {e} {rb} {o}?", "Is it the case that {e} {r} {o}?")
+Q_NOT_REL = ("Is it true that {e} does not {rb} {o}?", "{e} does not {rb} {o}. True?", "Does {e} not {rb} {o}?",
+             "Is it the case that {e} does not {rb} {o}?", "Would you say {e} does not {rb} {o}?",
+             "Can we say {e} does not {rb} {o}?", "Is it correct that {e} doesn't {rb} {o}?",
+             "Does it follow that {e} does not {rb} {o}?", "{e} doesn't {rb} {o}, is that right?",
+             "Given the above, is it true that {e} does not {rb} {o}?")
+Q_WHICH = ("Which {k} is {a}?", "Which {k} is {a}?", "Which of these is {a}?", "Which one is {a}?",
+           "Pick the {k} that is {a}.", "Which {k} would be {a}?", "Name the {k} that is {a}.",
+           "Which {k} is the {a} one?", "Of these, which is {a}?", "Select the {k} that is {a}.")
+Q_WHICH_OBJ = ("Which {k} does {e} {rb}?", "Which {k} does {e} {rb}?", "What does {e} {rb}?", "Which of them does {e} {rb}?",
+               "Which one does {e} {rb}?", "Pick the {k} that {e} {r}.", "Name the {k} {e} {r}.",
+               "Of these, which does {e} {rb}?", "Select the {k} that {e} {r}.", "Which of these does {e} {rb}?")
+Q_WHICH_SUBJ = ("Which {k} {r} {o}?", "Which {k} {r} {o}?", "Which one {r} {o}?", "Which of them {r} {o}?",
+                "Which of these {r} {o}?", "Pick the {k} that {r} {o}.", "Name the {k} that {r} {o}.",
+                "Of these, which {r} {o}?", "Select the {k} that {r} {o}.", "What {r} {o}?")
+
+
+def _say(templates, rng, style, **fields) -> str:
+    return base.pick(rng, templates, style).format(**fields)
+
+
+def _subject_forms(w: World) -> dict:
+    return {"x": w.some, "X": base.cap(w.some), "p": w.pronoun, "be": w.be, "g": w.group}
+
+
+def _r_p(w: World, r: tuple[str, str]) -> str:
+    """The relation after the world's pronoun ("it chases", "they chase")."""
+    return r[0] if w.pronoun == "it" else r[1]
+
+
+def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet:
+    """One set of `n_questions` questions over 3-5 entities, with rule chains of at most
+    `max_links` steps behind its derived answers."""
+    if not 1 <= n_questions <= 8:
+        raise ValueError(f"n_questions must be 1..8, got {n_questions}")
+    if not 0 <= max_links <= 5:
+        raise ValueError(f"max_links must be 0..5, got {max_links}")
+    for _ in range(200):
+        built = _attempt(rng, style, n_questions, max_links)
+        if built is not None:
+            return built
+    raise RuntimeError("rulebase: no valid set in 200 draws")
+
+
+def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet | None:
+    w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
+    ents = [base.names(rng, w.entities, style) for _ in range(8)]
+    ents = list(dict.fromkeys(ents))[: rng.randint(3, 5)]
+    if len(ents) < 3:
+        return None
+    pool = [a for a in w.attributes]
+    rng.shuffle(pool)
+    n_base, n_derived = rng.randint(3, 5), (rng.randint(1, 4) if max_links else 0)
+    base_attrs, derived = pool[:n_base], pool[n_base:n_base + n_derived]
+    rels = rng.sample(w.relations, rng.randint(1, 2))
+    sb = base.SetBuilder("rulebase")
+    prog = base.Program()
+
+    # facts: base attributes and relations, some stated false
+    for _ in range(rng.randint(3, 7)):
+        e, a = rng.choice(ents), rng.choice(base_attrs)
+        if ("a", e, a) in prog.facts:
+            continue
+        holds = rng.random() < 0.8
+        s = sb.say(_say(FACT if holds else NOT_FACT, rng, style, e=e, a=a))
+        prog.fact(("a", e, a), holds, s)
+    for _ in range(rng.randint(1, 4)):
+        e, o = rng.sample(ents, 2)
+        r = rng.choice(rels)
+        if ("r", e, r[0], o) in prog.facts:
+            continue
+        holds = rng.random() < 0.8
+        s = sb.say(_say(REL if holds else NOT_REL, rng, style, e=e, r=r[0], rb=r[1], o=o))
+        prog.fact(("r", e, r[0], o), holds, s)
+
+    # rules: each concludes a derived attribute (or a relation to a named entity); their
+    # conditions read base attributes, relations and earlier derived attributes
+    made: list[str] = []
+    derived_rel: list[tuple] = []
+    for c in derived:
+        for _ in range(rng.randint(1, 2)):
+            readable = base_attrs + made
+            form = rng.choices(("one", "two", "not", "rel", "ground", "ground_rel"), weights=(4, 2, 2, 2, 1, 1))[0]
+            f = _subject_forms(w)
+            if form == "one" or (form == "two" and len(readable) < 2):
+                a = rng.choice(readable)
+                s = sb.say(_say(RULE_1, rng, style, a=a, A=base.cap(a), b=c, **f))
+                for e in ents:
+                    prog.rule([(("a", e, a), True)], (("a", e, c), True), s)
+            elif form == "two":
+                a, b = rng.sample(readable, 2)
+                s = sb.say(_say(RULE_2, rng, style, a=a, A=base.cap(a), b=b, c=c, **f))
+                for e in ents:
+                    prog.rule([(("a", e, a), True), (("a", e, b), True)], (("a", e, c), True), s)
+            elif form == "not":
+                a, b = rng.choice(readable), rng.choice(base_attrs)
+                if a == b:
+                    continue
+                s = sb.say(_say(RULE_NOT, rng, style, a=a, A=base.cap(a), b=b, c=c, **f))
+                for e in ents:
+                    prog.rule([(("a", e, a), True), (("a", e, b), False)], (("a", e, c), True), s)
+            elif form == "rel":
+                r, o = rng.choice(rels), rng.choice(ents)
+                s = sb.say(_say(RULE_REL, rng, style, r=r[0], r_p=_r_p(w, r), o=o, b=c, **f))
+                for e in ents:
+                    if e != o:
+                        prog.rule([(("r", e, r[0], o), True)], (("a", e, c), True), s)
+            elif form == "ground":
+                e, g = rng.choice(ents), rng.choice(ents)
+                a = rng.choice(readable)
+                s = sb.say(_say(RULE_GROUND, rng, style, e=e, f=g, a=a, b=c))
+                prog.rule([(("a", e, a), True)], (("a", g, c), True), s)
+            else:
+                e, g = rng.sample(ents, 2)
+                r = rng.choice(rels)
+                s = sb.say(_say(RULE_GROUND_REL, rng, style, e=e, f=g, r=r[0], b=c))
+                prog.rule([(("r", e, r[0], g), True)], (("a", g, c), True), s)
+        made.append(c)
+    open_rels = [r for r in rels if not any(k[0] == "r" and k[2] == r[0] and not v for k, (v, _) in prog.facts.items())]
+    if made and open_rels and rng.random() < 0.5:  # a relation concluded (none of its kind stated false)
+        a, r, o = rng.choice(base_attrs + made), rng.choice(open_rels), rng.choice(ents)
+        f = _subject_forms(w)
+        s = sb.say(_say(RULE_TO_REL, rng, style, a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, **f))
+        for e in ents:
+            if e != o:
+                prog.rule([(("a", e, a), True)], (("r", e, r[0], o), True), s)
+                derived_rel.append(("r", e, r[0], o))
+
+    solved = prog.solve()
+
+    def truth(key) -> base.Solved:
+        return prog.truth(solved, key)
+
+    if max([truth(("a", e, c)).depth for e in ents for c in made] + [truth(k).depth for k in derived_rel],
+           default=0) > max_links:
+        return None
+
+    # candidate atoms, by why they hold or fail
+    attrs = base_attrs + made
+    atoms = [("a", e, a) for e in ents for a in attrs]
+    atoms += [("r", e, r[0], o) for e in ents for o in ents if e != o for r in rels]
+    said = {k for k in prog.facts} | {tuple(r.conclusion[0]) for r in prog.definitions}
+    mentioned_attr = {k[2] for k in said if k[0] == "a"}
+    true_, false_ = [], []
+    for k in atoms:
+        t = truth(k)
+        if t.value is True:
+            true_.append((k, 1.0 + t.depth))
+        elif k in prog.facts:
+            false_.append((k, 2.0))       # stated false
+        elif k[0] == "a" and any(truth(("a", e, k[2])).value is True for e in ents):
+            false_.append((k, 4.0))       # true of another entity
+        elif k[0] == "r" and truth(("r", k[3], k[2], k[1])).value is True:
+            false_.append((k, 4.0))       # the relation the other way round
+        elif k[0] == "a" and k[2] in mentioned_attr:
+            false_.append((k, 2.0))       # a rule's conclusion whose condition fails, or said nowhere true
+        else:
+            false_.append((k, 0.3))
+    if not true_ or not false_:
+        return None
+
+    asked: dict = {}
+    used: set = set()
+    n_which = sum(rng.random() < 0.2 for _ in range(n_questions))
+    for _ in range(n_which):
+        _ask_which(rng, style, sb, w, ents, attrs, rels, truth, used)
+    while len(sb.questions) < n_questions:
+        want_true = rng.random() < 0.5
+        group = [(k, wt) for k, wt in (true_ if want_true else false_) if k not in used] or \
+                [(k, wt) for k, wt in true_ + false_ if k not in used]
+        if not group:
+            return None
+        k = rng.choices([k for k, _ in group], weights=[wt for _, wt in group])[0]
+        used.add(k)
+        t = truth(k)
+        negated = rng.random() < 0.25
+        if k[0] == "a":
+            text = _say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=k[1], a=k[2])
+        else:
+            r = next(r for r in rels if r[0] == k[2])
+            text = _say(Q_NOT_REL if negated else Q_REL, rng, style, e=k[1], r=r[0], rb=r[1], o=k[3])
+        sb.ask_boolean(text, (t.value is True) != negated, t.depth, t.support)
+        asked[k] = base.Asked(sb.questions[-1].text, negated=negated)
+    ds = sb.build(rng)
+    ds.chained = any(d > 0 for d in ds.depth) and len(ds.questions) > 1
+    ds.links = base.answer_links(ds, base.program_rules(prog.definitions), asked)
+    return ds
+
+
+def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None:
+    """A categorical question with exactly one right entity among all of the set's: the one
+    an attribute is true of, or the one a relation holds to or from."""
+    options_n = min(len(ents), rng.randint(3, 4))
+    for _ in range(20):
+        form = rng.choice(("attr", "attr", "obj", "subj"))
+        if form == "attr":
+            a = rng.choice(attrs)
+            hits = [e for e in ents if truth(("a", e, a)).value is True]
+            key = ("which", a)
+        else:
+            r, anchor = rng.choice(rels), rng.choice(ents)
+            if form == "obj":
+                hits = [o for o in ents if o != anchor and truth(("r", anchor, r[0], o)).value is True]
+            else:
+                hits = [s for s in ents if s != anchor and truth(("r", s, r[0], anchor)).value is True]
+            key = (form, r, anchor)
+        if len(hits) != 1 or key in used:
+            continue
+        used.add(key)
+        answer = hits[0]
+        others = [e for e in ents if e != answer and (form == "attr" or e != anchor)]
+        options = rng.sample(others, min(len(others), options_n - 1)) + [answer]
+        if len(options) < 2:
+            continue
+        rng.shuffle(options)
+        k = "person" if w is PEOPLE else w.kind
+        if form == "attr":
+            t = truth(("a", answer, a))
+            text = _say(Q_WHICH, rng, style, k=k, a=a)
+        elif form == "obj":
+            t = truth(("r", anchor, r[0], answer))
+            text = _say(Q_WHICH_OBJ, rng, style, k=k, e=anchor, r=r[0], rb=r[1])
+        else:
+            t = truth(("r", answer, r[0], anchor))
+            text = _say(Q_WHICH_SUBJ, rng, style, k=k, r=r[0], o=anchor)
+        if rng.random() < 0.5:  # "bear" as often as "the bear"
+            options, answer = [o.removeprefix("the ") for o in options], answer.removeprefix("the ")
+        sb.ask_choice(text, options, answer, t.depth, t.support)
+        return
