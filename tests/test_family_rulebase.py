@@ -143,3 +143,13 @@ def test_held_out_phrasings_stay_out_of_training(monkeypatch):
     picks.clear()
     _sets(100, 3, base.Style(heldout=True))
     assert picks and all(t in base.held_out_templates(p) for p, t in picks if len(p) >= base.HELD_OUT_EVERY)
+
+
+def test_no_set_says_both_of_two_opposites():
+    """A unit is not running and idle, nor an animal big and small, in one set."""
+    for s in SETS:
+        for w in rb.WORLDS:
+            for a, b in w.opposites:
+                both = all(re.search(rf"\b{re.escape(x)}\b", s.context.replace("-", " ")) for x in (a, b))
+                assert not both, (a, b, s.context)
+

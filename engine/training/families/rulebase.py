@@ -21,6 +21,7 @@ Training only (no evaluation split draws it); its phrasings keep the held-out fi
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from decider.engine.training.corpus import DecisionSet
@@ -37,6 +38,12 @@ class World:
     entities: tuple[str, ...]
     attributes: tuple[str, ...]
     relations: tuple[tuple[str, str], ...]  # (3rd person, base form)
+    opposites: tuple[tuple[str, str], ...]  # never both in one set (a unit is not running and idle)
+    every: str = "everything"      # "everyone"
+    any: str = "anything"          # "anyone"
+    that: str = "that"             # "who"
+    ever: str = "whatever"         # "whoever"
+    what: str = "What"             # "Who"
 
 
 ANIMALS = World(
@@ -49,6 +56,9 @@ ANIMALS = World(
      "wild", "sleepy", "strong", "clever"),
     (("chases", "chase"), ("eats", "eat"), ("likes", "like"), ("sees", "see"), ("visits", "visit"),
      ("needs", "need"), ("follows", "follow"), ("fears", "fear")),
+    (("big", "small"), ("young", "old"), ("calm", "wild"), ("quiet", "loud"), ("nice", "rude"), ("kind", "rude"),
+     ("happy", "sleepy"), ("quick", "sleepy"), ("heavy", "small"), ("shy", "brave"), ("shy", "loud"),
+     ("calm", "hungry"), ("tired", "quick"), ("happy", "tired"), ("quick", "heavy")),
 )
 PEOPLE = World(
     "person", "someone", "they", "are", "people",
@@ -59,6 +69,10 @@ PEOPLE = World(
      "absent", "on call", "in charge", "off duty"),
     (("likes", "like"), ("trusts", "trust"), ("helps", "help"), ("knows", "know"), ("manages", "manage"),
      ("calls", "call"), ("visits", "visit"), ("replaces", "replace")),
+    (("young", "senior"), ("new", "senior"), ("busy", "off duty"), ("on call", "off duty"), ("in charge", "absent"),
+     ("in charge", "off duty"), ("absent", "on call"), ("absent", "busy"), ("remote", "in charge"), ("new", "trained"),
+     ("new", "certified"), ("late", "absent"), ("cold", "nice"), ("kind", "rough"), ("tired", "on call")),
+    "everyone", "anyone", "who", "whoever", "Who",
 )
 EQUIPMENT = World(
     "unit", "something", "it", "is", "units",
@@ -69,6 +83,13 @@ EQUIPMENT = World(
      "purged", "tagged", "on standby", "in service", "critical", "blocked", "armed"),
     (("feeds", "feed"), ("supplies", "supply"), ("cools", "cool"), ("monitors", "monitor"), ("protects", "protect"),
      ("drives", "drive"), ("backs up", "back up"), ("heats", "heat")),
+    tuple((a, b) for group in (("running", "tripped", "isolated", "idle", "offline", "locked out", "on standby",
+                                "drained"),
+                               ("in service", "offline", "on standby", "locked out", "tripped"),
+                               ("energised", "isolated", "locked out"), ("sealed", "vented", "leaking", "drained"),
+                               ("hot", "idle"), ("cleared", "in alarm", "critical", "blocked", "flagged"),
+                               ("armed", "bypassed"), ("inspected", "overdue"), ("running", "blocked"))
+          for i, a in enumerate(group) for b in group[i + 1:]),
 )
 WORLDS = (ANIMALS, PEOPLE, EQUIPMENT)
 WORLD_WEIGHTS = (4, 3, 3)
@@ -77,40 +98,40 @@ WORLD_WEIGHTS = (4, 3, 3)
 # {be} that pronoun's "is"; {g} the plural ("things"); {a}, {b}, {c} attributes; {r} a relation
 # in the third person, {rb} its base form; {o} a named entity.
 FACT = ("{e} is {a}.", "{e} is {a}.", "{e} is {a}.", "{e} is {a}.", "It is known that {e} is {a}.",
-        "{e} is {a}, as it happens.", "We know {e} is {a}.", "{e} is definitely {a}.", "{e} is also {a}.",
+        "{e} is {a}, as it happens.", "We know {e} is {a}.", "{e} is definitely {a}.", "{e} is known to be {a}.",
         "Note that {e} is {a}.")
 NOT_FACT = ("{e} is not {a}.", "{e} is not {a}.", "{e} is not {a}.", "{e} is not {a}.", "{e} isn't {a}.",
             "It is known that {e} is not {a}.", "{e} is certainly not {a}.", "{e} is never {a}.",
             "We know {e} is not {a}.", "Note that {e} is not {a}.")
 REL = ("{e} {r} {o}.", "{e} {r} {o}.", "{e} {r} {o}.", "{e} {r} {o}.", "It is known that {e} {r} {o}.",
-       "{e} also {r} {o}.", "We know {e} {r} {o}.", "{e} {r} {o}, as it happens.", "{e} definitely {r} {o}.",
+       "{e} is known to {rb} {o}.", "We know {e} {r} {o}.", "{e} {r} {o}, as it happens.", "{e} definitely {r} {o}.",
        "Note that {e} {r} {o}.")
 NOT_REL = ("{e} does not {rb} {o}.", "{e} does not {rb} {o}.", "{e} does not {rb} {o}.", "{e} does not {rb} {o}.",
            "{e} doesn't {rb} {o}.", "It is known that {e} does not {rb} {o}.", "{e} never {r} {o}.",
            "We know {e} does not {rb} {o}.", "{e} certainly does not {rb} {o}.", "Note that {e} does not {rb} {o}.")
 RULE_1 = ("If {x} is {a} then {p} {be} {b}.", "{A} {g} are {b}.", "All {a} {g} are {b}.",
-          "If {x} is {a}, {p} {be} also {b}.", "{X} that is {a} is {b}.", "Anything {a} is {b}.",
+          "If {x} is {a}, {p} {be} also {b}.", "{Every} {that} is {a} is {b}.", "{Any} {a} is {b}.",
           "Whenever {x} is {a}, {p} {be} {b}.", "Every {a} one is {b}.", "{A} {g} are always {b}.",
-          "Being {a} makes {x} {b}.", "{X} {a} is {b} as well.", "If {x} is {a}, then {p} {be} {b}.",
+          "{Every} {that} is {a} is also {b}.", "{Every} {a} is {b} as well.", "If {x} is {a}, then {p} {be} {b}.",
           "All {g} that are {a} are {b}.", "{A} ones are {b}.", "Any {a} one is {b} too.")
 RULE_2 = ("If {x} is {a} and {b} then {p} {be} {c}.", "{A}, {b} {g} are {c}.", "All {a}, {b} {g} are {c}.",
-          "If {x} is {a} and {p} {be} {b}, then {p} {be} {c}.", "{X} that is {a} and {b} is {c}.",
+          "If {x} is {a} and {p} {be} {b}, then {p} {be} {c}.", "{Every} {that} is {a} and {b} is {c}.",
           "{A} {g} that are {b} are {c}.", "Whenever {x} is both {a} and {b}, {p} {be} {c}.",
-          "If {x} is {a} and also {b} then {p} {be} {c}.", "Anything {a} and {b} is {c}.",
+          "If {x} is {a} and also {b} then {p} {be} {c}.", "{Any} {a} and {b} is {c}.",
           "Every {a} one that is {b} is {c}.")
 RULE_NOT = ("If {x} is {a} and not {b} then {p} {be} {c}.", "{A} {g} that are not {b} are {c}.",
             "If {x} is {a} but {p} {be} not {b}, then {p} {be} {c}.", "All {a} {g} that are not {b} are {c}.",
-            "{X} that is {a} and not {b} is {c}.", "Whenever {x} is {a} and not {b}, {p} {be} {c}.",
-            "If {x} is not {b} and {p} {be} {a} then {p} {be} {c}.", "Anything {a} but not {b} is {c}.",
+            "{Every} {that} is {a} and not {b} is {c}.", "Whenever {x} is {a} and not {b}, {p} {be} {c}.",
+            "If {x} is not {b} and {p} {be} {a} then {p} {be} {c}.", "{Any} {a} but not {b} is {c}.",
             "{A} ones that are not {b} are {c}.", "Every {a} one that is not {b} is {c}.")
-RULE_REL = ("If {x} {r} {o} then {p} {be} {b}.", "Anything that {r} {o} is {b}.", "{X} that {r} {o} is {b}.",
-            "Whoever {r} {o} is {b}.", "If {x} {r} {o}, {p} {be} {b}.", "All {g} that {r} {o} are {b}.",
-            "Whenever {x} {r} {o}, {p} {be} {b}.", "Every one that {r} {o} is {b}.",
+RULE_REL = ("If {x} {r} {o} then {p} {be} {b}.", "{Any} {that} {r} {o} is {b}.", "{Every} {that} {r} {o} is {b}.",
+            "{Ever} {r} {o} is {b}.", "If {x} {r} {o}, {p} {be} {b}.", "All {g} that {rb} {o} are {b}.",
+            "Whenever {x} {r} {o}, {p} {be} {b}.", "{Every} {that} {r} {o} is also {b}.",
             "If {x} {r} {o}, then {p} {be} {b}.", "{X} is {b} if {p} {r_p} {o}.")
 RULE_TO_REL = ("If {x} is {a} then {p} {r_p} {o}.", "{A} {g} {rb} {o}.", "All {a} {g} {rb} {o}.",
-               "Anything {a} {r} {o}.", "{X} that is {a} {r} {o}.", "Whenever {x} is {a}, {p} {r_p} {o}.",
+               "{Any} {a} {r} {o}.", "{Every} {that} is {a} {r} {o}.", "Whenever {x} is {a}, {p} {r_p} {o}.",
                "If {x} is {a}, then {p} {r_p} {o}.", "Every {a} one {r} {o}.", "{A} ones {rb} {o}.",
-               "Being {a} means {x} {r} {o}.")
+               "{Every} {a} {r} {o}.")
 RULE_GROUND = ("If {e} is {a} then {f} is {b}.", "If {e} is {a}, {f} is {b}.", "{f} is {b} if {e} is {a}.",
                "When {e} is {a}, {f} is {b}.", "Whenever {e} is {a}, {f} is {b}.", "{f} is {b} when {e} is {a}.",
                "If {e} is {a}, then {f} is {b}.", "{e} being {a} makes {f} {b}.")
@@ -135,20 +156,28 @@ Q_NOT_REL = ("Is it true that {e} does not {rb} {o}?", "{e} does not {rb} {o}. T
 Q_WHICH = ("Which {k} is {a}?", "Which {k} is {a}?", "Which of these is {a}?", "Which one is {a}?",
            "Pick the {k} that is {a}.", "Which {k} would be {a}?", "Name the {k} that is {a}.",
            "Which {k} is the {a} one?", "Of these, which is {a}?", "Select the {k} that is {a}.")
-Q_WHICH_OBJ = ("Which {k} does {e} {rb}?", "Which {k} does {e} {rb}?", "What does {e} {rb}?", "Which of them does {e} {rb}?",
+Q_WHICH_OBJ = ("Which {k} does {e} {rb}?", "Which {k} does {e} {rb}?", "{what} does {e} {rb}?", "Which of them does {e} {rb}?",
                "Which one does {e} {rb}?", "Pick the {k} that {e} {r}.", "Name the {k} {e} {r}.",
                "Of these, which does {e} {rb}?", "Select the {k} that {e} {r}.", "Which of these does {e} {rb}?")
 Q_WHICH_SUBJ = ("Which {k} {r} {o}?", "Which {k} {r} {o}?", "Which one {r} {o}?", "Which of them {r} {o}?",
                 "Which of these {r} {o}?", "Pick the {k} that {r} {o}.", "Name the {k} that {r} {o}.",
-                "Of these, which {r} {o}?", "Select the {k} that {r} {o}.", "What {r} {o}?")
+                "Of these, which {r} {o}?", "Select the {k} that {r} {o}.", "{what} {r} {o}?")
+
+
+# an attribute before a noun ("{a} {g}", "{a} one", "{a}, {b} {g}"): "in-service units", not "in service units"
+PRENOMINAL = re.compile(r"\{[aAbc]\}(?:,| \{g\}| ones?\b)|\{(?:Every|Any)\} \{a\}")
 
 
 def _say(templates, rng, style, **fields) -> str:
-    return base.pick(rng, templates, style).format(**fields)
+    template = base.pick(rng, templates, style)
+    if PRENOMINAL.search(template):
+        fields = {k: v.replace(" ", "-") if k in "aAbc" else v for k, v in fields.items()}
+    return template.format(**fields)
 
 
 def _subject_forms(w: World) -> dict:
-    return {"x": w.some, "X": base.cap(w.some), "p": w.pronoun, "be": w.be, "g": w.group}
+    return {"x": w.some, "X": base.cap(w.some), "p": w.pronoun, "be": w.be, "g": w.group, "Every": base.cap(w.every),
+            "Any": base.cap(w.any), "that": w.that, "Ever": base.cap(w.ever)}
 
 
 def _r_p(w: World, r: tuple[str, str]) -> str:
@@ -176,10 +205,14 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     ents = list(dict.fromkeys(ents))[: rng.randint(3, 5)]
     if len(ents) < 3:
         return None
-    pool = [a for a in w.attributes]
+    pool = list(w.attributes)
     rng.shuffle(pool)
     n_base, n_derived = rng.randint(3, 5), (rng.randint(1, 4) if max_links else 0)
-    base_attrs, derived = pool[:n_base], pool[n_base:n_base + n_derived]
+    picked: list[str] = []
+    for a in pool:  # no two opposites in one set
+        if not any((a, b) in w.opposites or (b, a) in w.opposites for b in picked):
+            picked.append(a)
+    base_attrs, derived = picked[:n_base], picked[n_base:n_base + n_derived]
     rels = rng.sample(w.relations, rng.randint(1, 2))
     sb = base.SetBuilder("rulebase")
     prog = base.Program()
@@ -202,7 +235,19 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
         prog.fact(("r", e, r[0], o), holds, s)
 
     # rules: each concludes a derived attribute (or a relation to a named entity); their
-    # conditions read base attributes, relations and earlier derived attributes
+    # conditions read base attributes, relations and earlier derived attributes. A rule about
+    # "something" holds of every entity, the named one included ("Running units monitor P-240"
+    # makes P-240 monitor itself when it runs); self-relations are never asked.
+    stated_rules: set = set()
+
+    def rule(templates, grounded: list, **fields) -> None:
+        key = tuple(sorted(map(repr, grounded)))
+        if grounded and key not in stated_rules:
+            stated_rules.add(key)
+            s = sb.say(_say(templates, rng, style, **fields))
+            for conditions, conclusion in grounded:
+                prog.rule(conditions, conclusion, s)
+
     made: list[str] = []
     derived_rel: list[tuple] = []
     for c in derived:
@@ -212,47 +257,35 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
             f = _subject_forms(w)
             if form == "one" or (form == "two" and len(readable) < 2):
                 a = rng.choice(readable)
-                s = sb.say(_say(RULE_1, rng, style, a=a, A=base.cap(a), b=c, **f))
-                for e in ents:
-                    prog.rule([(("a", e, a), True)], (("a", e, c), True), s)
+                rule(RULE_1, [([(("a", e, a), True)], (("a", e, c), True)) for e in ents], a=a, A=base.cap(a), b=c, **f)
             elif form == "two":
                 a, b = rng.sample(readable, 2)
-                s = sb.say(_say(RULE_2, rng, style, a=a, A=base.cap(a), b=b, c=c, **f))
-                for e in ents:
-                    prog.rule([(("a", e, a), True), (("a", e, b), True)], (("a", e, c), True), s)
+                rule(RULE_2, [([(("a", e, a), True), (("a", e, b), True)], (("a", e, c), True)) for e in ents],
+                     a=a, A=base.cap(a), b=b, c=c, **f)
             elif form == "not":
                 a, b = rng.choice(readable), rng.choice(base_attrs)
-                if a == b:
-                    continue
-                s = sb.say(_say(RULE_NOT, rng, style, a=a, A=base.cap(a), b=b, c=c, **f))
-                for e in ents:
-                    prog.rule([(("a", e, a), True), (("a", e, b), False)], (("a", e, c), True), s)
+                if a != b:
+                    rule(RULE_NOT, [([(("a", e, a), True), (("a", e, b), False)], (("a", e, c), True)) for e in ents],
+                         a=a, A=base.cap(a), b=b, c=c, **f)
             elif form == "rel":
                 r, o = rng.choice(rels), rng.choice(ents)
-                s = sb.say(_say(RULE_REL, rng, style, r=r[0], r_p=_r_p(w, r), o=o, b=c, **f))
-                for e in ents:
-                    if e != o:
-                        prog.rule([(("r", e, r[0], o), True)], (("a", e, c), True), s)
+                rule(RULE_REL, [([(("r", e, r[0], o), True)], (("a", e, c), True)) for e in ents],
+                     r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, b=c, **f)
             elif form == "ground":
-                e, g = rng.choice(ents), rng.choice(ents)
+                e, g = rng.sample(ents, 2)
                 a = rng.choice(readable)
-                s = sb.say(_say(RULE_GROUND, rng, style, e=e, f=g, a=a, b=c))
-                prog.rule([(("a", e, a), True)], (("a", g, c), True), s)
+                rule(RULE_GROUND, [([(("a", e, a), True)], (("a", g, c), True))], e=e, f=g, a=a, b=c)
             else:
                 e, g = rng.sample(ents, 2)
                 r = rng.choice(rels)
-                s = sb.say(_say(RULE_GROUND_REL, rng, style, e=e, f=g, r=r[0], b=c))
-                prog.rule([(("r", e, r[0], g), True)], (("a", g, c), True), s)
+                rule(RULE_GROUND_REL, [([(("r", e, r[0], g), True)], (("a", g, c), True))], e=e, f=g, r=r[0], b=c)
         made.append(c)
     open_rels = [r for r in rels if not any(k[0] == "r" and k[2] == r[0] and not v for k, (v, _) in prog.facts.items())]
     if made and open_rels and rng.random() < 0.5:  # a relation concluded (none of its kind stated false)
         a, r, o = rng.choice(base_attrs + made), rng.choice(open_rels), rng.choice(ents)
-        f = _subject_forms(w)
-        s = sb.say(_say(RULE_TO_REL, rng, style, a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, **f))
-        for e in ents:
-            if e != o:
-                prog.rule([(("a", e, a), True)], (("r", e, r[0], o), True), s)
-                derived_rel.append(("r", e, r[0], o))
+        rule(RULE_TO_REL, [([(("a", e, a), True)], (("r", e, r[0], o), True)) for e in ents],
+             a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, **_subject_forms(w))
+        derived_rel += [("r", e, r[0], o) for e in ents]
 
     solved = prog.solve()
 
@@ -347,10 +380,10 @@ def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None
             text = _say(Q_WHICH, rng, style, k=k, a=a)
         elif form == "obj":
             t = truth(("r", anchor, r[0], answer))
-            text = _say(Q_WHICH_OBJ, rng, style, k=k, e=anchor, r=r[0], rb=r[1])
+            text = _say(Q_WHICH_OBJ, rng, style, k=k, e=anchor, r=r[0], rb=r[1], what=w.what)
         else:
             t = truth(("r", answer, r[0], anchor))
-            text = _say(Q_WHICH_SUBJ, rng, style, k=k, r=r[0], o=anchor)
+            text = _say(Q_WHICH_SUBJ, rng, style, k=k, r=r[0], o=anchor, what=w.what)
         if rng.random() < 0.5:  # "bear" as often as "the bear"
             options, answer = [o.removeprefix("the ") for o in options], answer.removeprefix("the ")
         sb.ask_choice(text, options, answer, t.depth, t.support)
