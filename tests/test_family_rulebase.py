@@ -148,8 +148,9 @@ def test_held_out_phrasings_stay_out_of_training(monkeypatch):
 def test_no_set_says_both_of_two_opposites():
     """A unit is not running and idle, nor an animal big and small, in one set."""
     for s in SETS:
-        for w in rb.WORLDS:
-            for a, b in w.opposites:
-                both = all(re.search(rf"\b{re.escape(x)}\b", s.context.replace("-", " ")) for x in (a, b))
-                assert not both, (a, b, s.context)
+        low = s.context.lower()
+        (w,) = [w for w in rb.WORLDS if any(re.search(rf"\b{re.escape(e.lower())}\b", low) for e in w.entities)]
+        for a, b in w.opposites:
+            both = all(re.search(rf"\b{re.escape(x)}\b", low.replace("-", " ")) for x in (a, b))
+            assert not both, (a, b, s.context)
 
