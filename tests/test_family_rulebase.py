@@ -61,20 +61,21 @@ def test_stated_facts_answer_their_questions():
     assert checked > 30
 
 
-def test_a_one_condition_rule_fires_on_a_stated_fact():
-    """"All big things are red." with "The bear is big." makes "Is the bear red?" yes."""
+def test_one_condition_rules_fire_on_stated_facts_and_chain():
+    """"All big things are red." with "The bear is big." makes "Is the bear red?" yes, and
+    "Red things are cold." then makes the bear cold."""
     checked = 0
     for s in SETS:
         yes, _ = _stated(s.context)
         rules = re.findall(r"(?:all|\.) ([a-z]+) (?:things|people|units) are ([a-z]+)\.", ". " + s.context.lower())
         rules += re.findall(r"if (?:something|someone) is ([a-z]+) then (?:it is|they are) ([a-z]+)\.", s.context.lower())
+        while new := {(e, c) for cond, c in rules for e, a in yes if a == cond} - yes:
+            yes |= new
         for q, a in zip(s.questions, s.answers):
-            if parsed := _is_question(q.text):
-                ent, attr = parsed
-                if any(c == attr and (ent, cond) in yes for cond, c in rules):
-                    assert a == 0, (s.context, q.text)
-                    checked += 1
-    assert checked > 5
+            if (parsed := _is_question(q.text)) and parsed in yes:
+                assert a == 0, (s.context, q.text)
+                checked += 1
+    assert checked > 30
 
 
 def test_no_answers_mostly_need_binding_and_yes_and_no_are_balanced():

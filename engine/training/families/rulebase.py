@@ -256,7 +256,7 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
             form = rng.choices(("one", "two", "not", "rel", "ground", "ground_rel"), weights=(4, 2, 2, 2, 1, 1))[0]
             f = _subject_forms(w)
             if form == "one" or (form == "two" and len(readable) < 2):
-                a = rng.choice(readable)
+                a = rng.choice(made if made and rng.random() < 0.6 else readable)  # a chain more often than not
                 rule(RULE_1, [([(("a", e, a), True)], (("a", e, c), True)) for e in ents], a=a, A=base.cap(a), b=c, **f)
             elif form == "two":
                 a, b = rng.sample(readable, 2)
@@ -287,6 +287,22 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
              a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, **_subject_forms(w))
         derived_rel += [("r", e, r[0], o) for e in ents]
 
+    # Rules whose conditions no fact meets conclude nothing; meet one to three of them for one
+    # entity each, so that chains fire and derived answers are there to ask.
+    grounded = [d for d in prog.definitions if isinstance(d, base.Rule)]
+    for d in rng.sample(grounded, min(len(grounded), rng.randint(1, 3))):
+        if any(not want and prog.facts.get(key, (False,))[0] for key, want in d.conditions):
+            continue  # a condition that must fail is stated true
+        for key, want in d.conditions:
+            base_atom = key[0] == "r" or key[2] in base_attrs
+            if want and base_atom and key not in prog.facts:
+                if key[0] == "a":
+                    sid = sb.say(_say(FACT, rng, style, e=key[1], a=key[2]))
+                else:
+                    r = next(r for r in rels if r[0] == key[2])
+                    sid = sb.say(_say(REL, rng, style, e=key[1], r=r[0], rb=r[1], o=key[3]))
+                prog.fact(key, True, sid)
+
     solved = prog.solve()
 
     def truth(key) -> base.Solved:
@@ -302,19 +318,24 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     atoms += [("r", e, r[0], o) for e in ents for o in ents if e != o for r in rels]
     said = {k for k in prog.facts} | {tuple(r.conclusion[0]) for r in prog.definitions}
     mentioned_attr = {k[2] for k in said if k[0] == "a"}
+    # Derived answers are asked most: a stated fact is looked up, a conclusion must be chained
+    # to, and a conclusion that fails for this entity (its condition holds of another one, or
+    # of nobody) is what word spotting gets wrong.
     true_, false_ = [], []
     for k in atoms:
         t = truth(k)
         if t.value is True:
-            true_.append((k, 1.0 + t.depth))
+            true_.append((k, 0.5 + 3.0 * t.depth))
         elif k in prog.facts:
-            false_.append((k, 2.0))       # stated false
+            false_.append((k, 1.0))       # stated false
+        elif k[0] == "a" and k[2] in made:
+            false_.append((k, 6.0))       # a rule's conclusion whose condition fails for this entity
         elif k[0] == "a" and any(truth(("a", e, k[2])).value is True for e in ents):
             false_.append((k, 4.0))       # true of another entity
         elif k[0] == "r" and truth(("r", k[3], k[2], k[1])).value is True:
             false_.append((k, 4.0))       # the relation the other way round
         elif k[0] == "a" and k[2] in mentioned_attr:
-            false_.append((k, 2.0))       # a rule's conclusion whose condition fails, or said nowhere true
+            false_.append((k, 2.0))       # said nowhere true
         else:
             false_.append((k, 0.3))
     if not true_ or not false_:
