@@ -99,8 +99,16 @@ def cmd_corpus(args) -> int:
     from decider.engine.training.corpus import CorpusSpec, make_sets
     from decider.engine.training.dataset import write_jsonl
 
+    from decider.engine.training.corpus import V1_ONLY, V2_MIX, mix_entry
+
+    mix = {"v1": V1_ONLY, "v2": V2_MIX}.get(args.mix)
+    if mix is None:
+        mix = tuple((entry, 1.0) for entry in args.mix.split(","))
+        for entry, _ in mix:
+            mix_entry(entry)  # a clear error for an unknown family
+    spec = CorpusSpec(split=args.split, max_links=args.max_links, mix=mix)
     with (open(args.out, "w") if args.out else contextlib.nullcontext(sys.stdout)) as out:
-        write_jsonl(make_sets(CorpusSpec(split=args.split, max_links=args.max_links), args.sets), out)
+        write_jsonl(make_sets(spec, args.sets, start=args.start), out)
     return 0
 
 
@@ -333,6 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--split", default="train", choices=["train", "validation", "test", "novel"])
     c.add_argument("--sets", type=int, default=10)
     c.add_argument("--max-links", type=int, default=5)
+    c.add_argument("--mix", default="v1", help="v1, v2 (the evaluation mix), or families drawn equally, "
+                   "comma-separated (e.g. 'rulebase' or 'readings@0,quantified'; training-only families too)")
+    c.add_argument("--start", type=int, default=0, help="index of the first set (set i is always the same)")
     c.add_argument("--out")
     c.set_defaults(func=cmd_corpus)
     x = sub.add_parser("export", help="copy a checkpoint with its weights in bf16 (what ships)")

@@ -87,6 +87,19 @@ def test_corpus_output_is_accepted_by_batch_and_decide(tmp_path):
     assert "joint confidence" in _cli("demo", "--file", str(tmp_path / "one.json")).stdout
 
 
+def test_corpus_writes_any_family_from_any_index():
+    """`decider corpus --mix` writes one family's sets (training-only ones too), from --start on,
+    as the generator makes them; an unknown family is refused with the choices."""
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.training.dataset import to_record
+
+    lines = _cli("corpus", "--split", "validation", "--mix", "rulebase", "--start", "5", "--sets", "3").stdout
+    want = make_sets(CorpusSpec(split="validation", mix=(("rulebase", 1.0),)), 3, start=5)
+    assert [json.loads(line) for line in lines.splitlines()] == [to_record(s) for s in want]
+    refused = _cli("corpus", "--mix", "rulebase,nope", check=False)
+    assert refused.returncode != 0 and "unknown corpus mix entry 'nope'" in refused.stderr
+
+
 def test_fit_temperature_writes_only_into_a_named_checkpoint(tmp_path):
     from decider.engine.checkpoint import DEFAULT_CHECKPOINT
 
