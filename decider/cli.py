@@ -96,10 +96,8 @@ def cmd_demo(args) -> int:
 
 
 def cmd_corpus(args) -> int:
-    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.training.corpus import V1_ONLY, V2_MIX, CorpusSpec, make_sets, mix_entry
     from decider.engine.training.dataset import write_jsonl
-
-    from decider.engine.training.corpus import V1_ONLY, V2_MIX, mix_entry
 
     mix = {"v1": V1_ONLY, "v2": V2_MIX}.get(args.mix)
     if mix is None:
