@@ -163,6 +163,14 @@ Q_WHICH_SUBJ = ("Which {k} {r} {o}?", "Which {k} {r} {o}?", "Which one {r} {o}?"
                 "Which of these {r} {o}?", "Pick the {k} that {r} {o}.", "Name the {k} that {r} {o}.",
                 "Of these, which {r} {o}?", "Select the {k} that {r} {o}.", "{what} {r} {o}?")
 
+Q_WHICH_ATTR = ("Which of these is {e}?", "Which of these is {e}?", "Which of these describes {e}?",
+                "Which of these is true of {e}?", "What is {e}, of these?", "Pick the word that fits {e}.",
+                "{e} is which of these?", "Which one of these applies to {e}?", "Which of these holds for {e}?",
+                "Of these, what is {e}?")
+Q_COLOUR = ("What colour is {e}?", "What colour is {e}?", "Which colour is {e}?", "What is the colour of {e}?",
+            "{e} is what colour?", "Which colour does {e} have?", "What colour would {e} be?",
+            "Pick the colour of {e}.", "Of these colours, which is {e}?", "Name the colour of {e}.")
+COLOURS = frozenset(("red", "blue", "green", "white"))
 
 # an attribute before a noun ("{a} {g}", "{a} one", "{a}, {b} {g}"): "in-service units", not "in service units"
 PRENOMINAL = re.compile(r"\{[aAbc]\}(?:,| \{g\}| ones?\b)|\{(?:Every|Any)\} \{a\}")
@@ -374,7 +382,27 @@ def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None
     an attribute is true of, or the one a relation holds to or from."""
     options_n = min(len(ents), rng.randint(3, 4))
     for _ in range(20):
-        form = rng.choice(("attr", "attr", "obj", "subj"))
+        form = rng.choice(("attr", "attr", "obj", "subj", "of", "of"))
+        if form == "of":  # which of a few attributes an entity has: exactly one of the options holds
+            e = rng.choice(ents)
+            hits = [a for a in attrs if truth(("a", e, a)).value is True]
+            if not hits or ("of", e) in used:
+                continue
+            answer = rng.choice(hits)
+            said = " ".join(sb.sentences).lower().replace("-", " ")
+            misses = [a for a in attrs if a not in hits and a in said]  # named in the text, as the answer is
+            if answer in COLOURS and rng.random() < 0.7 and len(misses_c := [a for a in misses if a in COLOURS]) >= 1:
+                misses, templates = misses_c, Q_COLOUR
+            else:
+                templates = Q_WHICH_ATTR
+            if not misses:
+                continue
+            used.add(("of", e))
+            options = rng.sample(misses, min(len(misses), options_n - 1)) + [answer]
+            rng.shuffle(options)
+            sb.ask_choice(_say(templates, rng, style, e=e), options, answer, truth(("a", e, answer)).depth,
+                          truth(("a", e, answer)).support)
+            return
         if form == "attr":
             a = rng.choice(attrs)
             hits = [e for e in ents if truth(("a", e, a)).value is True]
