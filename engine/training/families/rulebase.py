@@ -128,6 +128,11 @@ RULE_REL = ("If {x} {r} {o} then {p} {be} {b}.", "{Any} {that} {r} {o} is {b}.",
             "{Ever} {r} {o} is {b}.", "If {x} {r} {o}, {p} {be} {b}.", "All {g} that {rb} {o} are {b}.",
             "Whenever {x} {r} {o}, {p} {be} {b}.", "{Every} {that} {r} {o} is also {b}.",
             "If {x} {r} {o}, then {p} {be} {b}.", "{X} is {b} if {p} {r_p} {o}.")
+RULE_ATTR_REL = ("If {x} is {a} and {p} {r_p} {o} then {p} {be} {b}.", "{A} {g} that {rb} {o} are {b}.",
+                 "All {a} {g} that {rb} {o} are {b}.", "If {x} {r} {o} and {p} {be} {a} then {p} {be} {b}.",
+                 "{Every} {that} is {a} and {r} {o} is {b}.", "Whenever {x} is {a} and {r} {o}, {p} {be} {b}.",
+                 "If {x} is {a} and {p} {r_p} {o}, then {p} {be} {b}.", "{Any} {a} that {r} {o} is {b}.",
+                 "{A} ones that {rb} {o} are {b}.", "{Ever} is {a} and {r} {o} is {b}.")
 RULE_TO_REL = ("If {x} is {a} then {p} {r_p} {o}.", "{A} {g} {rb} {o}.", "All {a} {g} {rb} {o}.",
                "{Any} {a} {r} {o}.", "{Every} {that} is {a} {r} {o}.", "Whenever {x} is {a}, {p} {r_p} {o}.",
                "If {x} is {a}, then {p} {r_p} {o}.", "Every {a} one {r} {o}.", "{A} ones {rb} {o}.",
@@ -261,7 +266,8 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     for c in derived:
         for _ in range(rng.randint(1, 2)):
             readable = base_attrs + made
-            form = rng.choices(("one", "two", "not", "rel", "ground", "ground_rel"), weights=(4, 2, 2, 2, 1, 1))[0]
+            form = rng.choices(("one", "two", "not", "rel", "attr_rel", "ground", "ground_rel"),
+                               weights=(4, 2, 2, 2, 2, 1, 1))[0]
             f = _subject_forms(w)
             if form == "one" or (form == "two" and len(readable) < 2):
                 a = rng.choice(made if made and rng.random() < 0.6 else readable)  # a chain more often than not
@@ -279,6 +285,10 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
                 r, o = rng.choice(rels), rng.choice(ents)
                 rule(RULE_REL, [([(("r", e, r[0], o), True)], (("a", e, c), True)) for e in ents],
                      r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, b=c, **f)
+            elif form == "attr_rel":
+                a, r, o = rng.choice(readable), rng.choice(rels), rng.choice(ents)
+                rule(RULE_ATTR_REL, [([(("a", e, a), True), (("r", e, r[0], o), True)], (("a", e, c), True))
+                                     for e in ents], a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, b=c, **f)
             elif form == "ground":
                 e, g = rng.sample(ents, 2)
                 a = rng.choice(readable)
