@@ -437,3 +437,21 @@ def test_stated_outcomes_say_what_the_numbers_say():
     assert plain.context == R.generate(random.Random("stated:0"), Style(), 4, 1, stated=0.0).context
     with pytest.raises(ValueError, match="share"):
         R.generate(random.Random(0), Style(), 4, 1, stated=1.5)
+
+
+@pytest.mark.parametrize("op, want", [(">", False), ("<=", True), (">=", False), ("<", True), ("outside", True)])
+def test_a_limit_of_one_step_leaves_no_reading_below_it(op, want):
+    """A limit of 0.1 on a 0.1 grid: "not above it" is the limit itself, "below it" cannot be
+    drawn (the set is drawn again; a training run once stopped on it), "outside 0.1 to 0.5"
+    lies above."""
+    w = world()
+    m = R.Meas(id="AT-1", tag="AT-1", equip=None, pn="residual chlorine", qty="concentration", unit="mg/l",
+               grid=Decimal("0.1"), step=Decimal("0.1"), lo=Decimal("0.1"), hi=Decimal("5"))
+    b = Decimal("0.5") if op == "outside" else None
+    for _ in range(20):
+        if (op, want) in ((">=", False), ("<", True)):
+            with pytest.raises(R.NoRoom):
+                w.place(m, op, Decimal("0.1"), b, want, eq=0.0)
+        else:
+            x = w.place(m, op, Decimal("0.1"), b, want, eq=0.0)
+            assert x > 0 and R.compare(op, x, Decimal("0.1"), b) == want

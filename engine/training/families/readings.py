@@ -802,6 +802,11 @@ class Equip:
     duty: "Equip | None" = None     # the duty unit (on the standby unit)
 
 
+class NoRoom(Exception):
+    """A draw asked for a value the measurement's grid has no room for (a positive reading
+    below a limit of one step); the set is drawn again."""
+
+
 @dataclass
 class Meas:
     id: str                # the tag, or the description of a tagless reading
@@ -1091,6 +1096,10 @@ class World:
                 x = a + self.offset(m, a)
             else:
                 x = self.below(m, a)
+                if x <= 0 and want == incl:  # no reading on the grid below a limit of one step: the limit itself
+                    x = a
+                elif x <= 0:
+                    raise NoRoom(f"no positive {m.unit or 'value'} on a grid of {m.step} lies below {a}")
         elif op in ("between", "outside"):
             inside = want if op == "between" else not want
             if inside:
@@ -1101,6 +1110,8 @@ class World:
                     x = a + m.step * rng.randint(1, inner)
             else:
                 x = self.below(m, a) if rng.random() < 0.5 else b + self.offset(m, b)
+                if x <= 0:
+                    x = b + self.offset(m, b)
         elif op in ("within", "beyond"):
             near = want if op == "within" else not want
             sign = 1 if rng.random() < 0.5 else -1
@@ -2277,7 +2288,10 @@ def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int
     said = random.Random(rng.getrandbits(64)) if stated else None
     for attempt in range(60):
         w = World(rng, style, slack=4 * attempt, values=values, flip=flip, stated=(stated, said) if said else None)
-        w.plan(n_questions, max_links)
+        try:
+            w.plan(n_questions, max_links)
+        except NoRoom:
+            continue
         s = w.finish()
         if s is not None:
             return s, w.outcomes
