@@ -446,7 +446,7 @@ def test_a_limit_of_one_step_leaves_no_reading_below_it(op, want):
     lies above."""
     w = world()
     m = R.Meas(id="AT-1", tag="AT-1", equip=None, pn="residual chlorine", qty="concentration", unit="mg/l",
-               grid=Decimal("0.1"), step=Decimal("0.1"), lo=Decimal("0.1"), hi=Decimal("5"))
+               grid=Decimal("0.1"), step=Decimal("0.1"), lo=Decimal("0.1"), hi=Decimal(5))
     b = Decimal("0.5") if op == "outside" else None
     for _ in range(20):
         if (op, want) in ((">=", False), ("<", True)):
