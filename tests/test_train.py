@@ -272,3 +272,31 @@ def test_a_stage_with_stated_outcomes_draws_its_readings_sets_with_them():
         assert (s.context == p.context) == (f == "contracts")
     with pytest.raises(ValueError):
         Stage(max_links=1, examples=8, stated=1.5)
+
+
+def test_a_set_the_generator_fails_on_is_skipped_and_said_but_many_stop_the_run(tiny, tmp_path, monkeypatch, capsys):
+    """A run of hours must not end on one set a family's generator cannot draw (an assertion in
+    its ground truth): the set is skipped and named on stderr. More than 0.1% of them (and over
+    ten) is a broken generator, and the run stops with that."""
+    from decider.engine.training import train as T
+
+    stage = Stage(max_links=1, examples=32, max_questions=3, max_extra=0, mix={"v1": 1.0})
+    cfg = TrainConfig(out=tmp_path / "run", batch_size=8, warmup_steps=1, stages=[stage])
+    real = T.sets_at
+
+    def broken_at_5(cfg, team, index, twins=True):
+        if index == 5:
+            raise AssertionError("injected: no reading fits")
+        return real(cfg, team, index, twins)
+
+    monkeypatch.setattr(T, "sets_at", broken_at_5)
+    pool = list(T.TrainingSets(cfg, tiny.tokenizer, tiny.model.cfg.n_answers, 0))
+    assert sum(tb.drawn for tb in pool) == 31
+    assert "training set 5 (corpus index 5) could not be drawn and is skipped: AssertionError" in capsys.readouterr().err
+
+    def broken(cfg, team, index, twins=True):
+        raise AssertionError("injected")
+
+    monkeypatch.setattr(T, "sets_at", broken)
+    with pytest.raises(RuntimeError, match="11 training sets could not be drawn"):
+        list(T.TrainingSets(cfg, tiny.tokenizer, tiny.model.cfg.n_answers, 0))

@@ -24,6 +24,7 @@ import json
 import math
 import platform
 import random
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -272,12 +273,23 @@ class TrainingSets(torch.utils.data.IterableDataset):
             raise ValueError("nothing to train on: give --data files or keep the corpus")
         total = sum(s.examples for s in cfg.stages)
         size = cfg.batch_size * 16
+        skipped = 0
         for first in range(self.start + worker * size, total, workers * size):
             rng = random.Random(cfg.seed * 1_000_003 + first)
             pool = []
             for i in range(first, min(total, first + size)):
                 drawn = 1
-                for s in sets_at(cfg, team, i):
+                try:
+                    sets = sets_at(cfg, team, i)
+                except Exception as e:  # a generator's bug in one set must not end an hours-long run
+                    skipped += 1
+                    print(f"training set {i} (corpus index {cfg.corpus_start + i}) could not be drawn and is "
+                          f"skipped: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+                    if skipped > max(10, (i - self.start) // 1000):
+                        raise RuntimeError(f"{skipped} training sets could not be drawn (over 0.1%): "
+                                           "fix the generator") from e
+                    continue
+                for s in sets:
                     try:
                         example = make_example(s, self.tokenizer, rng, cfg.drop_support, cfg.block_samples)
                     except DecisionInputError:  # longer than the model's window: cutting it would change labels
