@@ -172,3 +172,11 @@ def test_which_attribute_questions_pick_the_one_option_that_holds():
             assert (ent, q.options[a]) not in no, (s.context, q.text)
             checked += (ent, q.options[a]) in yes
     assert checked > 10
+
+
+def test_no_entity_is_said_to_relate_to_itself():
+    """Meeting a rule's condition ("If something chases the dog ...") never says "The dog chases
+    the dog."."""
+    verbs = sorted({r for w in rb.WORLDS for pair in w.relations for r in pair}, key=len, reverse=True)
+    pattern = re.compile(rf"\b({'|'.join(map(re.escape, ENTITIES))}) (?:{'|'.join(verbs)}) \1\b")
+    assert not [s.context for s in SETS if pattern.search(s.context.lower())]

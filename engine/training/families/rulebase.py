@@ -309,8 +309,9 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     # entity each, so that chains fire and derived answers are there to ask.
     grounded = [d for d in prog.definitions if isinstance(d, base.Rule)]
     for d in rng.sample(grounded, min(len(grounded), rng.randint(1, 3))):
-        if any(not want and prog.facts.get(key, (False,))[0] for key, want in d.conditions):
-            continue  # a condition that must fail is stated true
+        if any(not want and prog.facts.get(key, (False,))[0] for key, want in d.conditions) or \
+                any(key[0] == "r" and key[1] == key[3] for key, _ in d.conditions):
+            continue  # a condition that must fail is stated true, or one of a relation to itself
         for key, want in d.conditions:
             base_atom = key[0] == "r" or key[2] in base_attrs
             if want and base_atom and key not in prog.facts:
@@ -400,7 +401,7 @@ def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None
                 continue
             answer = rng.choice(hits)
             said = " ".join(sb.sentences).lower().replace("-", " ")
-            misses = [a for a in attrs if a not in hits and a in said]  # named in the text, as the answer is
+            misses = [a for a in attrs if a not in hits and re.search(rf"\b{re.escape(a)}\b", said)]  # named in the text
             if answer in COLOURS and rng.random() < 0.7 and len(misses_c := [a for a in misses if a in COLOURS]) >= 1:
                 misses, templates = misses_c, Q_COLOUR
             else:
