@@ -180,3 +180,16 @@ def test_no_entity_is_said_to_relate_to_itself():
     verbs = sorted({r for w in rb.WORLDS for pair in w.relations for r in pair}, key=len, reverse=True)
     pattern = re.compile(rf"\b({'|'.join(map(re.escape, ENTITIES))}) (?:{'|'.join(verbs)}) \1\b")
     assert not [s.context for s in SETS if pattern.search(s.context.lower())]
+
+
+def test_a_multi_word_attribute_is_hyphenated_before_a_noun_only():
+    """"In-service units are on call.", never "In service units" nor "are on-call"."""
+    multi = sorted({a for w in rb.WORLDS for a in w.attributes if " " in a}, key=len, reverse=True)
+    sets = _sets(300, 3)
+    contexts = [s.context for s in sets if s.domain == "rulebase"]
+    after_verb = re.compile(rf"\b(?:is|are|be) (?:also |always )?(?:{'|'.join(a.replace(' ', '-') for a in multi)})\b")
+    before_noun = re.compile(rf"\b(?:{'|'.join(multi)}) (?:units|people|things|ones?)\b", re.I)
+    assert not [c for c in contexts if after_verb.search(c)]
+    assert not [c for c in contexts if before_noun.search(c)]
+    assert any(re.search(rf"\b(?:{'|'.join(a.replace(' ', '-') for a in multi)}) (?:units|people)\b", c, re.I)
+               for c in contexts)

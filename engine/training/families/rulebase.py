@@ -177,14 +177,17 @@ Q_COLOUR = ("What colour is {e}?", "What colour is {e}?", "Which colour is {e}?"
             "Pick the colour of {e}.", "Of these colours, which is {e}?", "Name the colour of {e}.")
 COLOURS = frozenset(("red", "blue", "green", "white"))
 
-# an attribute before a noun ("{a} {g}", "{a} one", "{a}, {b} {g}"): "in-service units", not "in service units"
-PRENOMINAL = re.compile(r"\{[aAbc]\}(?:,| \{g\}| ones?\b)|\{(?:Every|Any)\} \{a\}")
+# an attribute before a noun ("{a} {g}", "{a} one", "{a}, {b} {g}", "Anything {a}"): "in-service
+# units", not "in service units"; after "is" or "are" it keeps its space ("are in service")
+PRENOMINAL = re.compile(r"\{([aAbc])\}(?= \{g\}| ones?\b)|\{([aA])\}(?=, \{b\} \{g\})|\{(?:Every|Any)\} \{(a)\}")
 
 
 def _say(templates, rng, style, **fields) -> str:
     template = base.pick(rng, templates, style)
-    if PRENOMINAL.search(template):
-        fields = {k: v.replace(" ", "-") if k in "aAbc" else v for k, v in fields.items()}
+    before_noun = {k for m in PRENOMINAL.finditer(template) for k in m.groups() if k}
+    if before_noun & {"a", "A"}:
+        before_noun |= {"a", "A"}
+    fields = {k: v.replace(" ", "-") if k in before_noun else v for k, v in fields.items()}
     return template.format(**fields)
 
 
