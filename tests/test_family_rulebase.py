@@ -188,8 +188,8 @@ def test_a_multi_word_attribute_is_hyphenated_before_a_noun_only():
     sets = _sets(300, 3)
     contexts = [s.context for s in sets if s.domain == "rulebase"]
     after_verb = re.compile(rf"\b(?:is|are|be) (?:also |always )?(?:{'|'.join(a.replace(' ', '-') for a in multi)})\b")
-    before_noun = re.compile(rf"\b(?:{'|'.join(multi)}) (?:units|people|things|ones?)\b", re.I)
+    before_noun = re.compile(rf"\b(?:{'|'.join(multi)}) (?:units|people|things|ones?)\b", re.IGNORECASE)
     assert not [c for c in contexts if after_verb.search(c)]
     assert not [c for c in contexts if before_noun.search(c)]
-    assert any(re.search(rf"\b(?:{'|'.join(a.replace(' ', '-') for a in multi)}) (?:units|people)\b", c, re.I)
+    assert any(re.search(rf"\b(?:{'|'.join(a.replace(' ', '-') for a in multi)}) (?:units|people)\b", c, re.IGNORECASE)
                for c in contexts)
