@@ -414,8 +414,8 @@ def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None
             used.add(("of", e))
             options = rng.sample(misses, min(len(misses), options_n - 1)) + [answer]
             rng.shuffle(options)
-            sb.ask_choice(_say(templates, rng, style, e=e), options, answer, truth(("a", e, answer)).depth,
-                          truth(("a", e, answer)).support)
+            t = truth(("a", e, answer))
+            sb.ask_choice(_say(templates, rng, style, e=e), options, answer, t.depth, t.support)
             return
         if form == "attr":
             a = rng.choice(attrs)
