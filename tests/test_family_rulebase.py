@@ -193,3 +193,44 @@ def test_a_multi_word_attribute_is_hyphenated_before_a_noun_only():
     assert not [c for c in contexts if before_noun.search(c)]
     assert any(re.search(rf"\b(?:{'|'.join(a.replace(' ', '-') for a in multi)}) (?:units|people)\b", c, re.IGNORECASE)
                for c in contexts)
+
+
+def test_a_rule_on_what_is_not_said_holds_of_everyone_the_text_does_not_say_it_of():
+    """Closed world: after "If something is not big then it is red.", every entity the text
+    never calls big is red, the ones it never mentions included."""
+    checked = 0
+    for s in SETS:
+        low = s.context.lower()
+        sentences = re.split(r"(?<=\.) ", low)
+        rules = re.findall(r"if (?:something|someone) is not ([a-z]+) then (?:it is|they are) ([a-z]+)\.", low)
+        rules += re.findall(r"(?:everything|everyone) (?:that|who) is not ([a-z]+) is ([a-z]+)\.", low)
+        for q, a in zip(s.questions, s.answers):
+            if parsed := _is_question(q.text):
+                ent, attr = parsed
+                # no sentence names both the entity and the condition (in any wording)
+                if any(c == attr and not any(ent in x and re.search(rf"\b{cond}\b", x) for x in sentences)
+                       for cond, c in rules):
+                    assert a == 0, (s.context, q.text)
+                    checked += 1
+    assert checked > 5
+
+
+def test_a_condition_on_the_related_entity_is_read_from_the_text():
+    """"If something chases the dog and the dog is big then it is red." with "The bear chases the
+    dog." and "The dog is big." makes the bear red."""
+    asks = re.compile(r"(?:is|is it true that|would you say|can we conclude that|does it follow that|given the above, "
+                      r"is) (.+?)(?: is)? ([a-z]+)(?: or not)?\?")
+    checked = 0
+    for s in _sets(3000):  # the rule fires in few sets
+        low = s.context.lower()
+        yes, _ = _stated(s.context)
+        rules = re.findall(r"if (?:something|someone) ([a-z]+) ((?:the )?[a-z]+) and \2 is ([a-z]+),? (?:then )?"
+                           r"(?:it is|they are) ([a-z]+)\.", low)
+        for q, a in zip(s.questions, s.answers):
+            if (m := asks.fullmatch(q.text.lower())) and " not " not in q.text:
+                ent, attr = m.groups()
+                if any(c == attr and (o, cond) in yes and re.search(rf"\b{re.escape(ent)} (?:definitely )?{r} {re.escape(o)}\.", low)
+                       for r, o, cond, c in rules):
+                    assert a == 0, (s.context, q.text)
+                    checked += 1
+    assert checked >= 3

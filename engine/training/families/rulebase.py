@@ -128,6 +128,16 @@ RULE_REL = ("If {x} {r} {o} then {p} {be} {b}.", "{Any} {that} {r} {o} is {b}.",
             "{Ever} {r} {o} is {b}.", "If {x} {r} {o}, {p} {be} {b}.", "All {g} that {rb} {o} are {b}.",
             "Whenever {x} {r} {o}, {p} {be} {b}.", "{Every} {that} {r} {o} is also {b}.",
             "If {x} {r} {o}, then {p} {be} {b}.", "{X} is {b} if {p} {r_p} {o}.")
+RULE_NOT_1 = ("If {x} is not {a} then {p} {be} {b}.", "{Every} {that} is not {a} is {b}.",
+              "All {g} that are not {a} are {b}.", "If {x} is not {a}, {p} {be} {b}.", "{G} that are not {a} are {b}.",
+              "Whenever {x} is not {a}, {p} {be} {b}.", "{Any} {that} is not {a} is {b}.",
+              "If {x} isn't {a} then {p} {be} {b}.", "{Every} {that} is not {a} is also {b}.",
+              "If {x} is not {a}, then {p} {be} {b}.")
+RULE_REL_OTHER = ("If {x} {r} {o} and {o} is {a} then {p} {be} {b}.", "If {x} {r} {o} and {o} is {a}, {p} {be} {b}.",
+                  "{Every} {that} {r} {o} is {b} if {o} is {a}.", "If {o} is {a} then {every} {that} {r} {o} is {b}.",
+                  "When {o} is {a}, all {g} that {rb} {o} are {b}.", "If {x} {r} {o} and {o} is {a}, then {p} {be} {b}.",
+                  "{Any} {that} {r} {o} is {b}, provided {o} is {a}.", "Whenever {o} is {a}, {ever} {r} {o} is {b}.",
+                  "If {o} is {a} and {x} {r} {o} then {p} {be} {b}.", "{Ever} {r} {o} is {b} when {o} is {a}.")
 RULE_ATTR_REL = ("If {x} is {a} and {p} {r_p} {o} then {p} {be} {b}.", "{A} {g} that {rb} {o} are {b}.",
                  "All {a} {g} that {rb} {o} are {b}.", "If {x} {r} {o} and {p} {be} {a} then {p} {be} {b}.",
                  "{Every} {that} is {a} and {r} {o} is {b}.", "Whenever {x} is {a} and {r} {o}, {p} {be} {b}.",
@@ -192,8 +202,9 @@ def _say(templates, rng, style, **fields) -> str:
 
 
 def _subject_forms(w: World) -> dict:
-    return {"x": w.some, "X": base.cap(w.some), "p": w.pronoun, "be": w.be, "g": w.group, "Every": base.cap(w.every),
-            "Any": base.cap(w.any), "that": w.that, "Ever": base.cap(w.ever)}
+    return {"x": w.some, "X": base.cap(w.some), "p": w.pronoun, "be": w.be, "g": w.group, "G": base.cap(w.group),
+            "every": w.every, "Every": base.cap(w.every), "Any": base.cap(w.any), "that": w.that, "ever": w.ever,
+            "Ever": base.cap(w.ever)}
 
 
 def _r_p(w: World, r: tuple[str, str]) -> str:
@@ -269,8 +280,8 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     for c in derived:
         for _ in range(rng.randint(1, 2)):
             readable = base_attrs + made
-            form = rng.choices(("one", "two", "not", "rel", "attr_rel", "ground", "ground_rel"),
-                               weights=(4, 2, 2, 2, 2, 1, 1))[0]
+            form = rng.choices(("one", "two", "not", "not_1", "rel", "attr_rel", "rel_other", "ground", "ground_rel"),
+                               weights=(4, 2, 2, 2, 2, 2, 1.5, 1, 1))[0]
             f = _subject_forms(w)
             if form == "one" or (form == "two" and len(readable) < 2):
                 a = rng.choice(made if made and rng.random() < 0.6 else readable)  # a chain more often than not
@@ -284,6 +295,9 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
                 if a != b:
                     rule(RULE_NOT, [([(("a", e, a), True), (("a", e, b), False)], (("a", e, c), True)) for e in ents],
                          a=a, A=base.cap(a), b=b, c=c, **f)
+            elif form == "not_1":  # closed world: it holds of every entity the text does not call `a`
+                a = rng.choice(base_attrs)
+                rule(RULE_NOT_1, [([(("a", e, a), False)], (("a", e, c), True)) for e in ents], a=a, b=c, **f)
             elif form == "rel":
                 r, o = rng.choice(rels), rng.choice(ents)
                 rule(RULE_REL, [([(("r", e, r[0], o), True)], (("a", e, c), True)) for e in ents],
@@ -292,6 +306,10 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
                 a, r, o = rng.choice(readable), rng.choice(rels), rng.choice(ents)
                 rule(RULE_ATTR_REL, [([(("a", e, a), True), (("r", e, r[0], o), True)], (("a", e, c), True))
                                      for e in ents], a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, b=c, **f)
+            elif form == "rel_other":  # a condition on the related entity as well
+                r, o, a = rng.choice(rels), rng.choice(ents), rng.choice(readable)
+                rule(RULE_REL_OTHER, [([(("r", e, r[0], o), True), (("a", o, a), True)], (("a", e, c), True))
+                                      for e in ents], r=r[0], rb=r[1], o=o, a=a, b=c, **f)
             elif form == "ground":
                 e, g = rng.sample(ents, 2)
                 a = rng.choice(readable)
