@@ -234,3 +234,19 @@ def test_a_condition_on_the_related_entity_is_read_from_the_text():
                     assert a == 0, (s.context, q.text)
                     checked += 1
     assert checked >= 3
+
+
+def test_an_atom_asked_both_ways_round_gets_opposite_answers():
+    """"Is the dog big?" and "Is the dog not big?" in one set: one yes, one no."""
+    pairs = 0
+    for s in SETS:
+        plain, negated = {}, {}
+        for q, a in zip(s.questions, s.answers):
+            if parsed := _is_question(q.text):
+                plain[parsed] = a
+            elif m := re.fullmatch(r"(?:is it true that (.+) is|is (.+)) not (.+)\?", q.text.lower()):
+                negated[(m[1] or m[2], m[3])] = a
+        for atom in plain.keys() & negated.keys():
+            assert plain[atom] != negated[atom], (s.context, atom)
+            pairs += 1
+    assert pairs > 5

@@ -396,13 +396,16 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
         used.add(k)
         t = truth(k)
         negated = rng.random() < 0.25
-        if k[0] == "a":
-            text = _say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=k[1], a=k[2])
-        else:
-            r = next(r for r in rels if r[0] == k[2])
-            text = _say(Q_NOT_REL if negated else Q_REL, rng, style, e=k[1], r=r[0], rb=r[1], o=k[3])
-        sb.ask_boolean(text, (t.value is True) != negated, t.depth, t.support)
-        asked[k] = base.Asked(sb.questions[-1].text, negated=negated)
+        # now and then the same atom both ways round in one set ("Is the dog big?", "Is it true
+        # that the dog is not big?"): the two answers must differ
+        for negated in (negated, not negated)[:1 + (len(sb.questions) < n_questions - 1 and rng.random() < 0.12)]:
+            if k[0] == "a":
+                text = _say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=k[1], a=k[2])
+            else:
+                r = next(r for r in rels if r[0] == k[2])
+                text = _say(Q_NOT_REL if negated else Q_REL, rng, style, e=k[1], r=r[0], rb=r[1], o=k[3])
+            sb.ask_boolean(text, (t.value is True) != negated, t.depth, t.support)
+            asked.setdefault(k, base.Asked(sb.questions[-1].text, negated=negated))
     ds = sb.build(rng)
     ds.chained = any(d > 0 for d in ds.depth) and len(ds.questions) > 1
     ds.links = base.answer_links(ds, base.program_rules(prog.definitions), asked)
