@@ -250,3 +250,21 @@ def test_an_atom_asked_both_ways_round_gets_opposite_answers():
             assert plain[atom] != negated[atom], (s.context, atom)
             pairs += 1
     assert pairs > 5
+
+
+def test_a_rule_about_a_named_entity_fires_when_anything_relates_to_it():
+    """"If something chases the dog then the dog is red." with "The bear chases the dog." makes
+    the dog red."""
+    checked = 0
+    for s in _sets(1500):
+        low = s.context.lower()
+        rules = re.findall(r"if (?:something|someone|anything|anyone) ([a-z]+) ((?:the )?[a-z]+),? (?:then )?\2 is "
+                           r"([a-z]+)\.", low)
+        for q, a in zip(s.questions, s.answers):
+            if parsed := _is_question(q.text):
+                ent, attr = parsed
+                if any(c == attr and o == ent and re.search(rf"(?:^|\. )(?:[a-z]+ )+{r} {re.escape(o)}\.", low)
+                       for r, o, c in rules):
+                    assert a == 0, (s.context, q.text)
+                    checked += 1
+    assert checked > 5

@@ -138,6 +138,15 @@ RULE_REL_OTHER = ("If {x} {r} {o} and {o} is {a} then {p} {be} {b}.", "If {x} {r
                   "When {o} is {a}, all {g} that {rb} {o} are {b}.", "If {x} {r} {o} and {o} is {a}, then {p} {be} {b}.",
                   "{Any} {that} {r} {o} is {b}, provided {o} is {a}.", "Whenever {o} is {a}, {ever} {r} {o} is {b}.",
                   "If {o} is {a} and {x} {r} {o} then {p} {be} {b}.", "{Ever} {r} {o} is {b} when {o} is {a}.")
+RULE_EXISTS = ("If {x} {r} {o} then {o} is {b}.", "If {x} {r} {o}, {o} is {b}.", "{O} is {b} if {x} {r} {o}.",
+               "If {any} {r} {o}, then {o} is {b}.", "Whenever {x} {r} {o}, {o} is {b}.", "{O} is {b} when {x} {r} {o}.",
+               "If {x} {r} {o}, then {o} is {b}.", "When {x} {r} {o}, {o} is {b}.", "{O} is {b} as soon as {x} {r} {o}.",
+               "If {any} {r} {o} then {o} is {b}.")
+RULE_EXISTS_ATTR = ("If {x} is {a} and {p} {r_p} {o} then {o} is {b}.", "If {x} is {a} and {r} {o}, {o} is {b}.",
+                    "If {a} {g} {rb} {o} then {o} is {b}.", "{O} is {b} if {x} {a} {r} {o}.",
+                    "When {x} is {a} and {r} {o}, {o} is {b}.", "If {x} {r} {o} and {p} {be} {a}, then {o} is {b}.",
+                    "{O} is {b} whenever {a} {g} {rb} {o}.", "If {any} {a} {r} {o} then {o} is {b}.",
+                    "If {x} is {a} and {p} {r_p} {o}, then {o} is {b}.", "Whenever {x} is {a} and {r} {o}, {o} is {b}.")
 RULE_ATTR_REL = ("If {x} is {a} and {p} {r_p} {o} then {p} {be} {b}.", "{A} {g} that {rb} {o} are {b}.",
                  "All {a} {g} that {rb} {o} are {b}.", "If {x} {r} {o} and {p} {be} {a} then {p} {be} {b}.",
                  "{Every} {that} is {a} and {r} {o} is {b}.", "Whenever {x} is {a} and {r} {o}, {p} {be} {b}.",
@@ -203,7 +212,7 @@ def _say(templates, rng, style, **fields) -> str:
 
 def _subject_forms(w: World) -> dict:
     return {"x": w.some, "X": base.cap(w.some), "p": w.pronoun, "be": w.be, "g": w.group, "G": base.cap(w.group),
-            "every": w.every, "Every": base.cap(w.every), "Any": base.cap(w.any), "that": w.that, "ever": w.ever,
+            "every": w.every, "Every": base.cap(w.every), "any": w.any, "Any": base.cap(w.any), "that": w.that, "ever": w.ever,
             "Ever": base.cap(w.ever)}
 
 
@@ -280,8 +289,8 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     for c in derived:
         for _ in range(rng.randint(1, 2)):
             readable = base_attrs + made
-            form = rng.choices(("one", "two", "not", "not_1", "rel", "attr_rel", "rel_other", "ground", "ground_rel"),
-                               weights=(4, 2, 2, 2, 2, 2, 1.5, 1, 1))[0]
+            form = rng.choices(("one", "two", "not", "not_1", "rel", "attr_rel", "rel_other", "exists", "exists_attr",
+                                "ground", "ground_rel"), weights=(4, 2, 2, 2, 2, 2, 1.5, 1.5, 1.5, 1, 1))[0]
             f = _subject_forms(w)
             if form == "one" or (form == "two" and len(readable) < 2):
                 a = rng.choice(made if made and rng.random() < 0.6 else readable)  # a chain more often than not
@@ -310,6 +319,12 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
                 r, o, a = rng.choice(rels), rng.choice(ents), rng.choice(readable)
                 rule(RULE_REL_OTHER, [([(("r", e, r[0], o), True), (("a", o, a), True)], (("a", e, c), True))
                                       for e in ents], r=r[0], rb=r[1], o=o, a=a, b=c, **f)
+            elif form in ("exists", "exists_attr"):  # about the named entity, when anything relates to it
+                r, o, a = rng.choice(rels), rng.choice(ents), rng.choice(readable)
+                conditions = [(("a", e, a), True)] if form == "exists_attr" else []
+                rule(RULE_EXISTS_ATTR if form == "exists_attr" else RULE_EXISTS,
+                     [(conditions + [(("r", e, r[0], o), True)], (("a", o, c), True)) for e in ents],
+                     r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, O=base.cap(o), a=a, b=c, **f)
             elif form == "ground":
                 e, g = rng.sample(ents, 2)
                 a = rng.choice(readable)
