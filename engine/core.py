@@ -284,7 +284,8 @@ class EngineCore:
                     states[b].prefix = self.model.prefix_forward(batch.ids[b:b + 1, :n], batch.valid[b:b + 1, :n],
                                                                  batch.segments[b:b + 1, :n], batch.numbers[b:b + 1, :n],
                                                                  batch.links[b:b + 1, :n])
-                prefix = _stack([s.prefix for s in states], batch.valid)
+                # fp32 once here, not in every block pass: the block attention reads it in fp32
+                prefix = _stack([s.prefix for s in states], batch.valid, torch.float32)
                 prefix.exact = True
             elif len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
                 prefix = batch.prefix_forward(self.model)
@@ -468,12 +469,12 @@ def _row(kv: PrefixKV, b: int, n: int) -> PrefixKV:
                     kv.valid[b:b + 1, :n].clone())
 
 
-def _stack(kvs: list[PrefixKV], valid: torch.Tensor) -> PrefixKV:
-    """Per-request (1, H, L_i, D) K/V padded into one (B, H, L, D) batch."""
+def _stack(kvs: list[PrefixKV], valid: torch.Tensor, dtype: torch.dtype | None = None) -> PrefixKV:
+    """Per-request (1, H, L_i, D) K/V padded into one (B, H, L, D) batch (in `dtype`, default theirs)."""
     B, L = valid.shape
     def pad(ts):
         first = ts[0]
-        out = first.new_zeros(B, first.shape[1], L, first.shape[3])
+        out = first.new_zeros(B, first.shape[1], L, first.shape[3], dtype=dtype or first.dtype)
         for b, t in enumerate(ts):
             out[b, :, : t.shape[2]] = t[0]
         return out

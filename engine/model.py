@@ -381,6 +381,12 @@ class PackedPrefixKV:
         return PackedPrefixKV(k, v, cu, int(lengths.max()))
 
 
+def _all_valid(mask: torch.Tensor) -> bool:
+    """No key is masked (a request at its own length): SDPA then needs no mask, and is faster
+    with the same bits. Never while a graph is traced (exporters): that would fix the answer."""
+    return not (torch.compiler.is_compiling() or torch.jit.is_tracing()) and bool(mask.all())
+
+
 class Layer(nn.Module):
     def __init__(self, cfg: ModelConfig):
         super().__init__()
@@ -427,16 +433,18 @@ class Layer(nn.Module):
         with torch.autocast(x.device.type, enabled=False):
             # an additive mask (what SDPA makes of a boolean one anyway): exported, it is one Add
             # instead of a Where and a NaN guard over every score (engine/onnx_passes.py)
-            bias = torch.zeros(mask.shape, device=mask.device).masked_fill(~mask, float("-inf"))
+            def bias():
+                return torch.zeros(mask.shape, device=mask.device).masked_fill(~mask, float("-inf"))
             links = questions is not None and self.link_bias is not None
             ranks = self.rank_out is not None and relative is not None
             if (links and questions.dense) or (ranks and relative.dense):
-                a, ranked, compared = self._dense_attention(q, k, v, bias, relative if ranks else None,
+                a, ranked, compared = self._dense_attention(q, k, v, bias(), relative if ranks else None,
                                                             questions if links else None)
             else:
-                a = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), attn_mask=bias)
-                a, compared = questions.attend(a, q, k, v, mask, self.link_bias) if links else (a, None)
-                ranked = relative.read(q, k, mask, self.number_link_bias) if ranks else None
+                qf, kf, vf = q.float(), k.float(), v.float()  # once: the recomputed rows read them too
+                a = F.scaled_dot_product_attention(qf, kf, vf, attn_mask=None if _all_valid(mask) else bias())
+                a, compared = questions.attend(a, qf, kf, vf, mask, self.link_bias) if links else (a, None)
+                ranked = relative.read(qf, kf, mask, self.number_link_bias) if ranks else None
         extra = None if ranked is None else self.rank_out(ranked.to(x.dtype))
         if compared is not None and self.compare_out is not None:
             compared = self.compare_out(compared.to(x.dtype))

@@ -35,6 +35,8 @@ def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_vali
         keys_valid = torch.cat([prefix_valid.bool(), slot_valid.bool()], 1)  # (B, L + S)
         return _attend(q, k, v, prefix_k, prefix_v, keys_valid)
     B, S, H, D = q.shape
+    if B == 1 and lengths[0][0] == prefix_k.shape[2] and lengths[1][0] == S:  # nothing to cut (batch 1)
+        return _attend(q, k, v, prefix_k, prefix_v, None)
     out = q.new_zeros(B, S, H, D, dtype=torch.float32)
     for b, (n, s) in enumerate(zip(*lengths)):
         out[b:b + 1, :s] = _attend(q[b:b + 1, :s], k[b:b + 1, :s], v[b:b + 1, :s],
