@@ -383,8 +383,10 @@ class PackedPrefixKV:
 
 def _all_valid(mask: torch.Tensor) -> bool:
     """No key is masked (a request at its own length): SDPA then needs no mask, and is faster
-    with the same bits. Never while a graph is traced (exporters): that would fix the answer."""
-    return not (torch.compiler.is_compiling() or torch.jit.is_tracing()) and bool(mask.all())
+    on a CPU with the same bits. Never while a graph is traced (exporters: that would fix the
+    answer) nor on a GPU (asking would wait for the device)."""
+    return (mask.device.type == "cpu" and not (torch.compiler.is_compiling() or torch.jit.is_tracing())
+            and bool(mask.all()))
 
 
 class Layer(nn.Module):
