@@ -73,14 +73,16 @@ def main() -> int:
             got = block_c(answers, batch.positions, batch.slot_valid, kv_c, choices)
             row = {"prefix_tokens": batch.ids.shape[1],
                    "max_logit_diff": round((ref - got).abs().max().item(), 4),
-                   "max_key_diff": round(max((a.float() - b.float()).abs().max().item() for a, b in zip(kv.k, kv_c.k)), 4)}
+                   "max_key_diff": round(max((a.float() - b.float()).abs().max().item()
+                                             for a, b in zip(kv.k, kv_c.k)), 4)}
             row |= _median_ms({
                 "prefix_packed_ms": lambda: packed.model.prefix_forward(*args_),
                 "prefix_unpacked_ms": lambda: model.prefix_forward(*args_),
                 "prefix_compiled_ms": lambda: prefix_c(*args_),
                 "block_packed_ms": lambda: packed.model.block_forward(answers, batch.positions, batch.slot_valid, kv_p,
                                                                       choices),
-                "block_unpacked_ms": lambda: model.block_forward(answers, batch.positions, batch.slot_valid, kv, choices),
+                "block_unpacked_ms": lambda: model.block_forward(answers, batch.positions, batch.slot_valid, kv,
+                                                                 choices),
                 "block_compiled_ms": lambda: block_c(answers, batch.positions, batch.slot_valid, kv_c, choices)},
                 args.calls)
             report["rows"].append(row)

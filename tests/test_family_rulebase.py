@@ -229,7 +229,8 @@ def test_a_condition_on_the_related_entity_is_read_from_the_text():
         for q, a in zip(s.questions, s.answers):
             if (m := asks.fullmatch(q.text.lower())) and " not " not in q.text:
                 ent, attr = m.groups()
-                if any(c == attr and (o, cond) in yes and re.search(rf"\b{re.escape(ent)} (?:definitely )?{r} {re.escape(o)}\.", low)
+                if any(c == attr and (o, cond) in yes
+                       and re.search(rf"\b{re.escape(ent)} (?:definitely )?{r} {re.escape(o)}\.", low)
                        for r, o, cond, c in rules):
                     assert a == 0, (s.context, q.text)
                     checked += 1

@@ -277,10 +277,9 @@ class TrainingSets(torch.utils.data.IterableDataset):
         for first in range(self.start + worker * size, total, workers * size):
             rng = random.Random(cfg.seed * 1_000_003 + first)
             pool = []
-            carry = 0  # positions of sets skipped since the last example: the next one counts them
+            carry = 0  # schedule positions not yet counted by an example (a skipped set's too)
             for i in range(first, min(total, first + size)):
-                drawn = 1 + carry
-                carry = 0
+                carry += 1
                 try:
                     sets = sets_at(cfg, team, i)
                 except Exception as e:  # a generator's bug in one set must not end an hours-long run
@@ -290,16 +289,14 @@ class TrainingSets(torch.utils.data.IterableDataset):
                     if skipped > max(10, (i - self.start) // 1000):
                         raise RuntimeError(f"{skipped} training sets could not be drawn (over 0.1%): "
                                            "fix the generator") from e
-                    carry = drawn
                     continue
                 for s in sets:
                     try:
                         example = make_example(s, self.tokenizer, rng, cfg.drop_support, cfg.block_samples)
                     except DecisionInputError:  # longer than the model's window: cutting it would change labels
                         continue
-                    example.drawn, drawn = drawn, 0
+                    example.drawn, carry = carry, 0
                     pool.append(example)
-                carry += drawn  # no example of this set: its position rides on the next one
             if pool:
                 pool[-1].drawn += carry  # so that a resumed run goes on from the right set
             pool.sort(key=lambda e: len(e.enc.prefix_ids))

@@ -135,12 +135,14 @@ RULE_NOT_1 = ("If {x} is not {a} then {p} {be} {b}.", "{Every} {that} is not {a}
               "If {x} is not {a}, then {p} {be} {b}.")
 RULE_REL_OTHER = ("If {x} {r} {o} and {o} is {a} then {p} {be} {b}.", "If {x} {r} {o} and {o} is {a}, {p} {be} {b}.",
                   "{Every} {that} {r} {o} is {b} if {o} is {a}.", "If {o} is {a} then {every} {that} {r} {o} is {b}.",
-                  "When {o} is {a}, all {g} that {rb} {o} are {b}.", "If {x} {r} {o} and {o} is {a}, then {p} {be} {b}.",
+                  "When {o} is {a}, all {g} that {rb} {o} are {b}.",
+                  "If {x} {r} {o} and {o} is {a}, then {p} {be} {b}.",
                   "{Any} {that} {r} {o} is {b}, provided {o} is {a}.", "Whenever {o} is {a}, {ever} {r} {o} is {b}.",
                   "If {o} is {a} and {x} {r} {o} then {p} {be} {b}.", "{Ever} {r} {o} is {b} when {o} is {a}.")
 RULE_EXISTS = ("If {x} {r} {o} then {o} is {b}.", "If {x} {r} {o}, {o} is {b}.", "{O} is {b} if {x} {r} {o}.",
-               "If {any} {r} {o}, then {o} is {b}.", "Whenever {x} {r} {o}, {o} is {b}.", "{O} is {b} when {x} {r} {o}.",
-               "If {x} {r} {o}, then {o} is {b}.", "When {x} {r} {o}, {o} is {b}.", "{O} is {b} as soon as {x} {r} {o}.",
+               "If {any} {r} {o}, then {o} is {b}.", "Whenever {x} {r} {o}, {o} is {b}.",
+               "{O} is {b} when {x} {r} {o}.", "If {x} {r} {o}, then {o} is {b}.", "When {x} {r} {o}, {o} is {b}.",
+               "{O} is {b} as soon as {x} {r} {o}.",
                "If {any} {r} {o} then {o} is {b}.")
 RULE_EXISTS_ATTR = ("If {x} is {a} and {p} {r_p} {o} then {o} is {b}.", "If {x} is {a} and {r} {o}, {o} is {b}.",
                     "If {a} {g} {rb} {o} then {o} is {b}.", "{O} is {b} if {x} {a} {r} {o}.",
@@ -212,8 +214,8 @@ def _say(templates, rng, style, **fields) -> str:
 
 def _subject_forms(w: World) -> dict:
     return {"x": w.some, "X": base.cap(w.some), "p": w.pronoun, "be": w.be, "g": w.group, "G": base.cap(w.group),
-            "every": w.every, "Every": base.cap(w.every), "any": w.any, "Any": base.cap(w.any), "that": w.that, "ever": w.ever,
-            "Ever": base.cap(w.ever)}
+            "every": w.every, "Every": base.cap(w.every), "any": w.any, "Any": base.cap(w.any), "that": w.that,
+            "ever": w.ever, "Ever": base.cap(w.ever)}
 
 
 def _r_p(w: World, r: tuple[str, str]) -> str:
