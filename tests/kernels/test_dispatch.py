@@ -1,6 +1,8 @@
 """The dispatch picks torch on the CPU, Triton on CUDA; DECIDER_KERNELS overrides it; the
 engine gives the same answers whichever runs its commit step."""
 
+import copy
+
 import pytest
 import torch
 
@@ -30,8 +32,12 @@ BOUND = {"fp32": 1e-5, "bf16": 2e-3}
 
 @pytest.mark.parametrize("precision", ["fp32", "bf16"])
 def test_engine_answers_the_same_with_the_triton_kernels(tiny, monkeypatch, precision):
-    """Block attention over packed prefixes and the commit step, both in Triton (interpreted
-    here), in both precisions the engine runs (bf16 is forced where it is not the default)."""
+    """Block attention over packed prefixes and the commit step, both in Triton (on CUDA where
+    there is a GPU, else in the interpreter), in both precisions the engine runs (bf16 is forced
+    where it is not the default)."""
+    if torch.cuda.is_available():
+        tiny = copy.deepcopy(tiny)
+        tiny.model.to("cuda")
     sets = make_sets(CorpusSpec(split="test"), 6)
     requests = [as_request(s.context, s.questions, threshold=t) for s, t in zip(sets, [0.5, 0.9, 0.99] * 2)]
     monkeypatch.setenv("DECIDER_KERNELS", "torch")

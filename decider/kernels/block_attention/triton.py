@@ -23,7 +23,7 @@ INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 # the autotune list is data; the interpreter cannot run more than one config
 CONFIGS = [triton.Config({"BLOCK_N": n}, num_warps=w) for n, w in ((64, 4), (32, 2), (128, 4), (64, 8))]
 MAX_BLOCK = 64  # queries per request's block: one tile of them per program
-NEG = -1.0e30  # finite "minus infinity" for running maxima: exp(NEG - NEG) stays defined
+NEG = tl.constexpr(-1.0e30)  # finite "minus infinity" for running maxima: exp(NEG - NEG) stays defined
 
 
 @triton.jit
