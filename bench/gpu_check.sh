@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On one CUDA GPU with PyTorch and Triton preinstalled and no network: the CUDA tests of
 # the kernels, then kernel and end-to-end timings (bench/kernel_speed.py), in one table.
-# Needs pydantic etc. importable (carry wheels if the machine lacks them); no install of
+# What the CLI imports beyond torch travels as wheels in .whl/ (bench/gpu_wheels.sh); no install of
 # this package: it is made importable through a symlink tree, as in bench/gpu_train.sh.
 #
 #   bash bench/gpu_check.sh TABLE.md [JSON]      (under 5 minutes on an H100/H200)

@@ -3,7 +3,8 @@
 #
 # Runs in the repository root of a machine that has torch, tokenizers, safetensors, pyyaml
 # and tqdm but may have no network and no `pip install -e .`: the package is made
-# importable through a symlink tree. pydantic must be importable.
+# importable through a symlink tree, and what else the CLI imports travels as wheels
+# (`bash bench/gpu_wheels.sh` here, then carry .whl with the checkout).
 # Results go to $OUT (8 files): train.log, config.json, calibration.json, test.json,
 # novel.json and the bf16 weights in three parts
 # (join with `cat model.safetensors.part-* > model.safetensors`). The weights are written

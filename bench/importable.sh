@@ -1,6 +1,10 @@
 # Sourced by the GPU scripts: make this checkout importable as `decider` (and `decider_client`)
 # without installing it, through a symlink tree on PYTHONPATH (the machine may have no network).
+# Wheels in .whl/ (bench/gpu_wheels.sh, carried with the checkout) are installed beside it.
 PKG=$(mktemp -d)
+if compgen -G ".whl/*.whl" > /dev/null; then
+  ${PY:-python3} -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$PKG" .whl/*.whl
+fi
 mkdir "$PKG/decider"
 cp -r decider/. "$PKG/decider/"
 ln -s "$PWD/engine" "$PKG/decider/engine"
