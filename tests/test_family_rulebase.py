@@ -21,7 +21,7 @@ def _sets(n: int = 400, links: int = 3, style: base.Style | None = None):
     return [rb.generate(random.Random(f"rulebase-test:{i}"), style or base.Style(), 8, links) for i in range(n)]
 
 
-SETS = _sets()
+SETS = _sets(800)
 
 
 ENTITIES = sorted({e.lower() for w in rb.WORLDS for e in w.entities}, key=len, reverse=True)
@@ -269,3 +269,28 @@ def test_a_rule_about_a_named_entity_fires_when_anything_relates_to_it():
                     assert a == 0, (s.context, q.text)
                     checked += 1
     assert checked > 5
+
+
+
+
+def test_small_sets_ask_a_rules_conclusion_both_of_who_meets_its_condition_and_who_does_not():
+    """A good share of the sets name two or three entities (a short text gives a binding
+    nothing beside it to lean on), and there a rule's conclusion ("If something is heavy then
+    it is red.") is asked with both answers: of an entity that meets the condition and of one
+    that does not. (Whether the answers are right: the rule tests above, on every set.)"""
+    two, answers = 0, Counter()
+    for s in SETS:
+        low = s.context.lower()
+        named = [e for e in ENTITIES if re.search(rf"\b{e}\b", low)]
+        n = len([e for e in named if not any(e != o and e in o for o in named)])
+        if n > 3:
+            continue
+        two += n <= 2  # the other sets name three to five
+        concluded = set(re.findall(r"if (?:something|someone) is [a-z]+ then (?:it is|they are) ([a-z]+)\.", low))
+        for q, a in zip(s.questions, s.answers):
+            text = q.text.lower()
+            if q.kind == "boolean" and not re.search(r"\bnot\b|n't", text) and any(
+                    re.search(rf"\b{c}\b", text) for c in concluded):
+                answers[a] += 1
+    assert two > 0.1 * len(SETS), two
+    assert min(answers[0], answers[1]) > 0.3 * sum(answers.values()), answers

@@ -223,8 +223,11 @@ def _r_p(w: World, r: tuple[str, str]) -> str:
     return r[0] if w.pronoun == "it" else r[1]
 
 
+SMALL = 0.3  # share of small sets: 2-3 entities, 2-4 facts, one rule per derived attribute
+
+
 def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet:
-    """One set of `n_questions` questions over 3-5 entities, with rule chains of at most
+    """One set of `n_questions` questions over 2-5 entities, with rule chains of at most
     `max_links` steps behind its derived answers."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
@@ -239,13 +242,19 @@ def generate(rng: random.Random, style: base.Style, n_questions: int, max_links:
 
 def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet | None:
     w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
+    # a third of the sets are small (two or three entities, a rule or two, a few facts): there
+    # a rule's conclusion asked of the entity that fails its condition has nothing beside it to
+    # lean on, as in short texts people write ("Harry is rough. Tomas is heavy. If something is
+    # heavy then it is red. Is Harry red?")
+    small = rng.random() < SMALL
     ents = [base.names(rng, w.entities, style) for _ in range(8)]
-    ents = list(dict.fromkeys(ents))[: rng.randint(3, 5)]
-    if len(ents) < 3:
+    ents = list(dict.fromkeys(ents))[: rng.randint(2, 3) if small else rng.randint(3, 5)]
+    if len(ents) < (2 if small else 3):
         return None
     pool = list(w.attributes)
     rng.shuffle(pool)
-    n_base, n_derived = rng.randint(3, 5), (rng.randint(1, 4) if max_links else 0)
+    n_base = rng.randint(2, 3) if small else rng.randint(3, 5)
+    n_derived = (rng.randint(1, 2) if small else rng.randint(1, 4)) if max_links else 0
     picked: list[str] = []
     for a in pool:  # no two opposites in one set
         if not any((a, b) in w.opposites or (b, a) in w.opposites for b in picked):
@@ -256,14 +265,14 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     prog = base.Program()
 
     # facts: base attributes and relations, some stated false
-    for _ in range(rng.randint(3, 7)):
+    for _ in range(rng.randint(2, 4) if small else rng.randint(3, 7)):
         e, a = rng.choice(ents), rng.choice(base_attrs)
         if ("a", e, a) in prog.facts:
             continue
         holds = rng.random() < 0.8
         s = sb.say(_say(FACT if holds else NOT_FACT, rng, style, e=e, a=a))
         prog.fact(("a", e, a), holds, s)
-    for _ in range(rng.randint(1, 4)):
+    for _ in range(rng.randint(0, 2) if small else rng.randint(1, 4)):
         e, o = rng.sample(ents, 2)
         r = rng.choice(rels)
         if ("r", e, r[0], o) in prog.facts:
@@ -289,7 +298,7 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     made: list[str] = []
     derived_rel: list[tuple] = []
     for c in derived:
-        for _ in range(rng.randint(1, 2)):
+        for _ in range(1 if small else rng.randint(1, 2)):
             readable = base_attrs + made
             form = rng.choices(("one", "two", "not", "not_1", "rel", "attr_rel", "rel_other", "exists", "exists_attr",
                                 "ground", "ground_rel"), weights=(4, 2, 2, 2, 2, 2, 1.5, 1.5, 1.5, 1, 1))[0]
