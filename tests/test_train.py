@@ -113,6 +113,9 @@ def test_trains_on_team_data_alone_and_stops_where_told(tiny, tmp_path):
     train(cfg, progress=False, log=logs.append)
     assert load_checkpoint(tmp_path / "run").meta["trained"]["examples"] == 8
     assert any("stopped at 8 sets" in m for m in logs)
+    # the save line says how much of the run waited on the data (a GPU run's first question)
+    share = [int(m.split("% waiting for data")[0].rsplit(" ", 1)[1]) for m in logs if "% waiting for data" in m]
+    assert share and all(0 <= x <= 100 for x in share), logs
 
 
 def test_background_workers_build_the_same_batches(tiny):

@@ -465,7 +465,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     window: list[tuple[torch.Tensor, torch.Tensor, list[list[int]]]] = []
     device = next(model.parameters()).device
     seen0 = state["examples"]
+    waited, ready = 0.0, time.time()  # time spent waiting for the data workers (vs. in the step)
     for tb in batches(cfg, tok, model.cfg.n_answers, state["drawn"], cfg.workers):
+        waited += time.time() - ready
         elapsed = time.time() - started
         for g in opt.param_groups:
             g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed) * g.get("lr_scale", 1.0)
@@ -490,9 +492,10 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             state["seconds"] = seconds0 + elapsed
             state["depth_accuracy"] = _depth_accuracy(window)
             _checkpoint(ckpt, out, opt, params, state, cfg)
-            log(f"step {state['step']} sets {state['examples']} ({(state['examples'] - seen0) / elapsed:.0f}/s) "
-                f"lr {opt.param_groups[0]['lr']:.2e} loss {loss.item():.4f} "
-                f"depth-acc {state['depth_accuracy']} saved to {out}")
+            log(f"step {state['step']} sets {state['examples']} ({(state['examples'] - seen0) / elapsed:.0f}/s, "
+                f"{100 * waited / elapsed:.0f}% waiting for data) lr {opt.param_groups[0]['lr']:.2e} "
+                f"loss {loss.item():.4f} depth-acc {state['depth_accuracy']} saved to {out}")
+        ready = time.time()
         if stop:
             log(f"stopped at {state['examples']} sets (time limit or stop_after); "
                 "raise them and run the same command to resume")
