@@ -15,7 +15,10 @@
 #   CORPUS=v2 CONFIG=engine/configs/decider-small-v2-gpu.yaml TIME_LIMIT_MIN=10 bash bench/gpu_train.sh
 # With CORPUS=v2 the temperature is fitted on the v2 validation split and the reports (v2 test,
 # held-out templates, v2 novel, v1 test) come back as one reports.tar, so that the files still
-# number 8.
+# number 8. CHECK=1 (v2 only) then runs bench/gpu_check.sh into the same tar (kernels.md and
+# kernels.json): one lease for both, e.g. in about 9 minutes on an H200
+#   CHECK=1 CORPUS=v2 CONFIG=engine/configs/decider-small-v16-gpu.yaml TIME_LIMIT_MIN=4.5 SETS=1000 \
+#     bash bench/gpu_train.sh      (after `bash bench/gpu_wheels.sh`, carrying .whl)
 set -euo pipefail
 OUT=${OUT:-/tmp/decider-out}
 CONFIG=${CONFIG:-engine/configs/decider-small-gpu.yaml}
@@ -59,6 +62,10 @@ if [ "$CORPUS" = v2 ]; then
   done
   evaluate "${TEST_TIMEOUT:-120}" --corpus v1 --split test --sets "$SETS" --policies parallel,independent \
     --oracle-sets 0 --json --out "$EXPORT/reports/v1-test.json"
+  if [ "${CHECK:-0}" = 1 ]; then  # the kernels' CUDA tests and timings too, in the same lease
+    bash bench/gpu_check.sh "$EXPORT/reports/kernels.md" "$EXPORT/reports/kernels.json" 2>&1 | grep -v DEBUG \
+      | tail -n 30 | tee -a "$LOG" || echo "bench/gpu_check.sh failed" | tee -a "$LOG"
+  fi
   tar -C "$EXPORT" -cf "$OUT/reports.tar" reports
 else
   evaluate "${TEST_TIMEOUT:-120}" --split test --sets "$SETS" --json --out "$OUT/test.json"
