@@ -271,8 +271,6 @@ def test_a_rule_about_a_named_entity_fires_when_anything_relates_to_it():
     assert checked > 5
 
 
-
-
 def test_small_sets_ask_a_rules_conclusion_both_of_who_meets_its_condition_and_who_does_not():
     """A good share of the sets name two or three entities (a short text gives a binding
     nothing beside it to lean on), and there a rule's conclusion ("If something is heavy then

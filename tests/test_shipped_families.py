@@ -39,7 +39,7 @@ EXAMPLES = {
                    "goes to reduced rate.",
         "questions": [_b("running", "Is P-101A running now?"),
                       _c("rate", "What rate should the unit run at?", ["normal rate", "reduced rate", "shutdown"])]},
-        {"running": "yes", "rate": "normal rate"}, ""),
+        {"running": "yes", "rate": "normal rate"}, None),
     "robot report": ({
         "context": "AGV-07 perception summary: obstacle at 0.8 m in lane 2; forklift FL-4 crossing; battery 64%. "
                    "Policy: if an obstacle is closer than 1.0 m, stop; otherwise, if a forklift is crossing, "

@@ -223,7 +223,26 @@ def _r_p(w: World, r: tuple[str, str]) -> str:
     return r[0] if w.pronoun == "it" else r[1]
 
 
-SMALL = 0.3  # share of small sets: 2-3 entities, 2-4 facts, one rule per derived attribute
+SMALL = 0.3  # share of small sets
+
+
+@dataclass(frozen=True)
+class Size:
+    """How much one set says: (fewest, most) of each."""
+    entities: tuple[int, int]
+    base: tuple[int, int]       # attributes facts state
+    derived: tuple[int, int]    # attributes rules conclude
+    facts: tuple[int, int]      # attribute facts drawn (repeats dropped)
+    relations: tuple[int, int]  # relation facts drawn
+    rules: tuple[int, int]      # rules per derived attribute
+
+    def draw(self, rng: random.Random, name: str) -> int:
+        lo, hi = getattr(self, name)
+        return lo if lo == hi else rng.randint(lo, hi)
+
+
+SIZES = {False: Size(entities=(3, 5), base=(3, 5), derived=(1, 4), facts=(3, 7), relations=(1, 4), rules=(1, 2)),
+         True: Size(entities=(2, 3), base=(2, 3), derived=(1, 2), facts=(2, 4), relations=(0, 2), rules=(1, 1))}
 
 
 def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet:
@@ -246,15 +265,15 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     # a rule's conclusion asked of the entity that fails its condition has nothing beside it to
     # lean on, as in short texts people write ("Harry is rough. Tomas is heavy. If something is
     # heavy then it is red. Is Harry red?")
-    small = rng.random() < SMALL
+    size = SIZES[rng.random() < SMALL]
     ents = [base.names(rng, w.entities, style) for _ in range(8)]
-    ents = list(dict.fromkeys(ents))[: rng.randint(2, 3) if small else rng.randint(3, 5)]
-    if len(ents) < (2 if small else 3):
+    ents = list(dict.fromkeys(ents))[: size.draw(rng, "entities")]
+    if len(ents) < size.entities[0]:
         return None
     pool = list(w.attributes)
     rng.shuffle(pool)
-    n_base = rng.randint(2, 3) if small else rng.randint(3, 5)
-    n_derived = (rng.randint(1, 2) if small else rng.randint(1, 4)) if max_links else 0
+    n_base = size.draw(rng, "base")
+    n_derived = size.draw(rng, "derived") if max_links else 0
     picked: list[str] = []
     for a in pool:  # no two opposites in one set
         if not any((a, b) in w.opposites or (b, a) in w.opposites for b in picked):
@@ -265,14 +284,14 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     prog = base.Program()
 
     # facts: base attributes and relations, some stated false
-    for _ in range(rng.randint(2, 4) if small else rng.randint(3, 7)):
+    for _ in range(size.draw(rng, "facts")):
         e, a = rng.choice(ents), rng.choice(base_attrs)
         if ("a", e, a) in prog.facts:
             continue
         holds = rng.random() < 0.8
         s = sb.say(_say(FACT if holds else NOT_FACT, rng, style, e=e, a=a))
         prog.fact(("a", e, a), holds, s)
-    for _ in range(rng.randint(0, 2) if small else rng.randint(1, 4)):
+    for _ in range(size.draw(rng, "relations")):
         e, o = rng.sample(ents, 2)
         r = rng.choice(rels)
         if ("r", e, r[0], o) in prog.facts:
@@ -298,7 +317,7 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     made: list[str] = []
     derived_rel: list[tuple] = []
     for c in derived:
-        for _ in range(1 if small else rng.randint(1, 2)):
+        for _ in range(size.draw(rng, "rules")):
             readable = base_attrs + made
             form = rng.choices(("one", "two", "not", "not_1", "rel", "attr_rel", "rel_other", "exists", "exists_attr",
                                 "ground", "ground_rel"), weights=(4, 2, 2, 2, 2, 2, 1.5, 1.5, 1.5, 1, 1))[0]
