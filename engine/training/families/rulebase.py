@@ -224,6 +224,7 @@ def _r_p(w: World, r: tuple[str, str]) -> str:
 
 
 SMALL = 0.3  # share of small sets
+PAIR = 0.5   # chance that an attribute question is followed by its contrast (below)
 
 
 @dataclass(frozen=True)
@@ -451,10 +452,30 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
                 text = _say(Q_NOT_REL if negated else Q_REL, rng, style, e=k[1], r=r[0], rb=r[1], o=k[3])
             sb.ask_boolean(text, (t.value is True) != negated, t.depth, t.support)
             asked.setdefault(k, base.Asked(sb.questions[-1].text, negated=negated))
+        if k[0] == "a" and len(sb.questions) < n_questions and rng.random() < PAIR:
+            _ask_partner(rng, style, sb, k, ents, truth, used, asked)
     ds = sb.build(rng)
     ds.chained = any(d > 0 for d in ds.depth) and len(ds.questions) > 1
     ds.links = base.answer_links(ds, base.program_rules(prog.definitions), asked)
     return ds
+
+
+def _ask_partner(rng, style, sb, k, ents, truth, used, asked) -> None:
+    """The attribute just asked, asked again of an entity for which the answer is the other
+    one ("Is the dog red?" no, "Is the cat red?" yes): the pair is told apart only by which
+    entity the text binds the attribute, or the rule's condition, to."""
+    value = truth(k).value is True
+    partners = [("a", e, k[2]) for e in ents
+                if e != k[1] and ("a", e, k[2]) not in used and (truth(("a", e, k[2])).value is True) != value]
+    if not partners:
+        return
+    p = rng.choice(partners)
+    used.add(p)
+    t = truth(p)
+    negated = rng.random() < 0.25
+    sb.ask_boolean(_say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=p[1], a=p[2]),
+                   (t.value is True) != negated, t.depth, t.support)
+    asked.setdefault(p, base.Asked(sb.questions[-1].text, negated=negated))
 
 
 def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None:
