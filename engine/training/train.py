@@ -462,7 +462,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     # (state files from before twins have only `examples`, and then the two are the same)
     state.setdefault("drawn", state["examples"])
     bar = tqdm(total=total, initial=state["drawn"], disable=not progress, unit="set", smoothing=0.05)
-    window: list[tuple[torch.Tensor, torch.Tensor, list[list[int]]]] = []
+    window: list[torch.Tensor] = []  # the last 50 batches' _depth_counts
     device = next(model.parameters()).device
     seen0 = state["examples"]
     waited, ready = 0.0, time.time()  # time spent waiting for the data workers (vs. in the step)
@@ -479,7 +479,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         state["step"] += 1
         state["examples"] += len(tb)
         state["drawn"] += tb.drawn
-        window = (window + [(correct, masked, tb.depths)])[-50:]
+        window = (window + [_depth_counts(correct, masked, tb.depths)])[-50:]
         bar.update(tb.drawn)
         if state["step"] % 10 == 0:
             by_depth = _depth_accuracy(window)
@@ -509,18 +509,20 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     return ckpt
 
 
-def _depth_accuracy(window) -> dict[int, float]:
-    """Masked-slot accuracy over recent batches by question depth (0, 1, 2 = 2 and deeper)."""
-    hit: dict[int, int] = {}
-    seen: dict[int, int] = {}
-    for correct, masked, depths in window:
-        for b, ds in enumerate(depths):
-            for s, d in enumerate(ds):
-                if masked[b, s]:
-                    k = min(d, 2)
-                    seen[k] = seen.get(k, 0) + 1
-                    hit[k] = hit.get(k, 0) + int(correct[b, s])
-    return {k: round(hit[k] / seen[k], 4) for k in sorted(seen)}
+def _depth_counts(correct: torch.Tensor, masked: torch.Tensor, depths: list[list[int]]) -> torch.Tensor:
+    """One batch's (right, masked) slot counts by question depth (0, 1, 2 = 2 and deeper): (2, 3).
+    Vectorised: per-element indexing cost 0.2-0.35 s per 50 batches of 256 sets."""
+    S = masked.shape[1]
+    depth = torch.tensor([min(d, 2) for ds in depths for d in ds + [-1] * (S - len(ds))]).view(masked.shape)
+    scored = masked & (depth >= 0)
+    return torch.stack([torch.bincount(depth[scored & correct], minlength=3),
+                        torch.bincount(depth[scored], minlength=3)])
+
+
+def _depth_accuracy(window: list[torch.Tensor]) -> dict[int, float]:
+    """Masked-slot accuracy over recent batches (their _depth_counts) by question depth."""
+    hit, seen = sum(window).tolist()
+    return {k: round(hit[k] / seen[k], 4) for k in range(3) if seen[k]}
 
 
 def _device_name(device: torch.device) -> str:
