@@ -4,13 +4,16 @@ path every device without Triton runs.
 Queries are each request's block slots; keys and values are that request's cached prefix
 followed by the block's own keys and values. Bidirectional: every slot sees its whole
 prefix and every valid slot of its block. The prefix is padded (B, Hkv, L, D) with a
-validity mask, the layout the engine keeps on the torch path; scores over the prefix and
-over the block are joined, not the keys, so the cached K/V are read in place, never copied.
+validity mask, the layout the engine keeps on the torch path; with a mask, scores over the
+prefix and over the block are joined, not the keys, so the cached K/V are read in place, never
+copied. Without one (a request at its own length: the CPU engine's path) the keys are joined
+and SDPA runs once, which at 8 query rows is cheaper than the split form's dozen small ops.
 """
 
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 
 
 def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_valid: torch.Tensor,
@@ -46,6 +49,8 @@ def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_vali
 
 def _attend(q, k, v, prefix_k, prefix_v, keys_valid: torch.Tensor | None) -> torch.Tensor:
     B, S, H, D = q.shape
+    if keys_valid is None:  # every key counts (a request at its own length): one fused SDPA call
+        return _attend_all(q, k, v, prefix_k, prefix_v)
     group = H // k.shape[2]
     qh = q.float().transpose(1, 2)                                          # (B, H, S, D)
     kh, vh = (t.float().transpose(1, 2) for t in (k, v))                    # (B, Hkv, S, D)
@@ -58,6 +63,17 @@ def _attend(q, k, v, prefix_k, prefix_v, keys_valid: torch.Tensor | None) -> tor
         scores = scores.masked_fill(~keys_valid[:, None, None, :], float("-inf"))
     p = scores.softmax(-1)
     out = p[..., :L] @ pv + p[..., L:] @ vh                                 # (B, H, S, D)
+    return out.transpose(1, 2)                                              # (B, S, H, D)
+
+
+def _attend_all(q, k, v, prefix_k, prefix_v) -> torch.Tensor:
+    """_attend without a mask: the block's keys after the prefix's, one SDPA call (on a CPU, a
+    batch-1 block pass spends more on the dozen small ops of the split form than on its
+    arithmetic)."""
+    group = q.shape[2] // k.shape[2]
+    keys = torch.cat([prefix_k.float(), k.float().transpose(1, 2)], 2)    # (B, Hkv, L + S, D)
+    values = torch.cat([prefix_v.float(), v.float().transpose(1, 2)], 2)
+    out = F.scaled_dot_product_attention(q.float().transpose(1, 2), keys, values, enable_gqa=group > 1)
     return out.transpose(1, 2)                                              # (B, S, H, D)
 
 
