@@ -321,19 +321,20 @@ class EngineCore:
                 cohort.live[b] = False
         if not any(cohort.live):
             return
-        B, S = cohort.positions.shape
-        answers = torch.full((B, S), self.model.mask_token, dtype=torch.long)
-        allowed = torch.zeros(B, S, dtype=torch.int32)   # bitmask over answer classes
-        open_ = torch.zeros(B, S, dtype=torch.bool)
-        threshold = torch.full((B,), 2.0)                 # above 1: one commit per pass (sequential)
+        S = cohort.positions.shape[1]
+        # per slot, built as lists and made tensors once (element writes cost microseconds each)
+        answers, allowed, open_ = [], [], []               # allowed: a bitmask over answer classes
         for b, s in enumerate(cohort.states):
-            for i, slot in enumerate(s.slots):
-                if slot.answer is not None:
-                    answers[b, i] = slot.answer
-                allowed[b, i] = sum(1 << c for c in slot.domain)
-                open_[b, i] = slot.result is None and cohort.live[b]
-            if s.request.options.policy == "parallel":
-                threshold[b] = s.request.options.threshold
+            pad = S - len(s.slots)
+            answers.append([self.model.mask_token if x.answer is None else x.answer for x in s.slots] +
+                           [self.model.mask_token] * pad)
+            allowed.append([sum(1 << c for c in x.domain) for x in s.slots] + [0] * pad)
+            open_.append([x.result is None and cohort.live[b] for x in s.slots] + [False] * pad)
+        # above 1: one commit per pass (sequential)
+        threshold = torch.tensor([s.request.options.threshold if s.request.options.policy == "parallel" else 2.0
+                                  for s in cohort.states])
+        answers, allowed = torch.tensor(answers), torch.tensor(allowed, dtype=torch.int32)
+        open_ = torch.tensor(open_)
         with self._autocast():
             logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
                                               cohort.prefix, cohort.choices)
@@ -345,9 +346,9 @@ class EngineCore:
                 continue
             s.passes += 1
             if s.plain:  # the kernel's commit rule is the whole rule
+                rows, picks = probs[b].tolist(), choice[b].tolist()
                 for i in commit[b].nonzero().flatten().tolist():
-                    dist = [float(probs[b, i, c]) for c in s.slots[i].classes]
-                    self._settle(s, i, int(choice[b, i]), dist, "decided", s.passes)
+                    self._settle(s, i, picks[i], [rows[i][c] for c in s.slots[i].classes], "decided", s.passes)
             else:  # constraints, min_confidence or max_steps: commit one by one, propagating
                 self._commit(s, probs[b].tolist())
             if not s.open:
