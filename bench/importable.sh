@@ -2,7 +2,7 @@
 # without installing it, through a symlink tree on PYTHONPATH (the machine may have no network).
 # Wheels in .whl/ (bench/gpu_wheels.sh, carried with the checkout) are installed beside it.
 PKG=$(mktemp -d)
-if compgen -G ".whl/*.whl" > /dev/null; then
+if [[ -z ${NO_WHEELS:-} ]] && compgen -G ".whl/*.whl" > /dev/null; then  # NO_WHEELS=1: the environment has them
   ${PY:-python3} -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$PKG" .whl/*.whl
 fi
 mkdir "$PKG/decider"
