@@ -39,18 +39,16 @@ def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_vali
         return _attend(q, k, v, prefix_k, prefix_v, keys_valid)
     B, S, H, D = q.shape
     if B == 1 and lengths[0][0] == prefix_k.shape[2] and lengths[1][0] == S:  # nothing to cut (batch 1)
-        return _attend(q, k, v, prefix_k, prefix_v, None)
+        return _attend_all(q, k, v, prefix_k, prefix_v)
     out = q.new_zeros(B, S, H, D, dtype=torch.float32)
     for b, (n, s) in enumerate(zip(*lengths)):
-        out[b:b + 1, :s] = _attend(q[b:b + 1, :s], k[b:b + 1, :s], v[b:b + 1, :s],
-                                   prefix_k[b:b + 1, :, :n], prefix_v[b:b + 1, :, :n], None)
+        out[b:b + 1, :s] = _attend_all(q[b:b + 1, :s], k[b:b + 1, :s], v[b:b + 1, :s],
+                                       prefix_k[b:b + 1, :, :n], prefix_v[b:b + 1, :, :n])
     return out
 
 
-def _attend(q, k, v, prefix_k, prefix_v, keys_valid: torch.Tensor | None) -> torch.Tensor:
+def _attend(q, k, v, prefix_k, prefix_v, keys_valid: torch.Tensor) -> torch.Tensor:
     B, S, H, D = q.shape
-    if keys_valid is None:  # every key counts (a request at its own length): one fused SDPA call
-        return _attend_all(q, k, v, prefix_k, prefix_v)
     group = H // k.shape[2]
     qh = q.float().transpose(1, 2)                                          # (B, H, S, D)
     kh, vh = (t.float().transpose(1, 2) for t in (k, v))                    # (B, Hkv, S, D)
@@ -59,17 +57,15 @@ def _attend(q, k, v, prefix_k, prefix_v, keys_valid: torch.Tensor | None) -> tor
         kh, vh, pk, pv = (t.repeat_interleave(group, 1) for t in (kh, vh, pk, pv))  # (B, H, ., D)
     L = pk.shape[2]
     scores = torch.cat([qh @ pk.transpose(-1, -2), qh @ kh.transpose(-1, -2)], -1) * D ** -0.5  # (B, H, S, L + S)
-    if keys_valid is not None:
-        scores = scores.masked_fill(~keys_valid[:, None, None, :], float("-inf"))
-    p = scores.softmax(-1)
+    p = scores.masked_fill(~keys_valid[:, None, None, :], float("-inf")).softmax(-1)
     out = p[..., :L] @ pv + p[..., L:] @ vh                                 # (B, H, S, D)
     return out.transpose(1, 2)                                              # (B, S, H, D)
 
 
 def _attend_all(q, k, v, prefix_k, prefix_v) -> torch.Tensor:
-    """_attend without a mask: the block's keys after the prefix's, one SDPA call (on a CPU, a
-    batch-1 block pass spends more on the dozen small ops of the split form than on its
-    arithmetic)."""
+    """Attention over every key (a request at its own length): the block's keys after the
+    prefix's, one SDPA call (on a CPU, a batch-1 block pass spends more on the dozen small ops
+    of the split form than on its arithmetic)."""
     group = q.shape[2] // k.shape[2]
     keys = torch.cat([prefix_k.float(), k.float().transpose(1, 2)], 2)    # (B, Hkv, L + S, D)
     values = torch.cat([prefix_v.float(), v.float().transpose(1, 2)], 2)

@@ -429,6 +429,18 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
 
     asked: dict = {}
     used: set = set()
+
+    def ask(k, negated: bool) -> None:
+        """A yes/no question on atom k, plain or negated."""
+        if k[0] == "a":
+            text = _say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=k[1], a=k[2])
+        else:
+            r = next(r for r in rels if r[0] == k[2])
+            text = _say(Q_NOT_REL if negated else Q_REL, rng, style, e=k[1], r=r[0], rb=r[1], o=k[3])
+        t = truth(k)
+        sb.ask_boolean(text, (t.value is True) != negated, t.depth, t.support)
+        asked.setdefault(k, base.Asked(sb.questions[-1].text, negated=negated))
+
     n_which = sum(rng.random() < 0.2 for _ in range(n_questions))
     for _ in range(n_which):
         _ask_which(rng, style, sb, w, ents, attrs, rels, truth, used)
@@ -440,42 +452,26 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
             return None
         k = rng.choices([k for k, _ in group], weights=[wt for _, wt in group])[0]
         used.add(k)
-        t = truth(k)
         negated = rng.random() < 0.25
         # now and then the same atom both ways round in one set ("Is the dog big?", "Is it true
         # that the dog is not big?"): the two answers must differ
         for negated in (negated, not negated)[:1 + (len(sb.questions) < n_questions - 1 and rng.random() < 0.12)]:
-            if k[0] == "a":
-                text = _say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=k[1], a=k[2])
-            else:
-                r = next(r for r in rels if r[0] == k[2])
-                text = _say(Q_NOT_REL if negated else Q_REL, rng, style, e=k[1], r=r[0], rb=r[1], o=k[3])
-            sb.ask_boolean(text, (t.value is True) != negated, t.depth, t.support)
-            asked.setdefault(k, base.Asked(sb.questions[-1].text, negated=negated))
+            ask(k, negated)
+        # contrast pairs: the attribute asked again of an entity for which the answer is the other
+        # one ("Is the dog red?" no, "Is the cat red?" yes): the two are told apart only by which
+        # entity the text binds the attribute, or the rule's condition, to
         if k[0] == "a" and len(sb.questions) < n_questions and rng.random() < PAIR:
-            _ask_partner(rng, style, sb, k, ents, truth, used, asked)
+            value = truth(k).value is True
+            partners = [("a", e, k[2]) for e in ents
+                        if ("a", e, k[2]) not in used and (truth(("a", e, k[2])).value is True) != value]
+            if partners:
+                p = rng.choice(partners)
+                used.add(p)
+                ask(p, rng.random() < 0.25)
     ds = sb.build(rng)
     ds.chained = any(d > 0 for d in ds.depth) and len(ds.questions) > 1
     ds.links = base.answer_links(ds, base.program_rules(prog.definitions), asked)
     return ds
-
-
-def _ask_partner(rng, style, sb, k, ents, truth, used, asked) -> None:
-    """The attribute just asked, asked again of an entity for which the answer is the other
-    one ("Is the dog red?" no, "Is the cat red?" yes): the pair is told apart only by which
-    entity the text binds the attribute, or the rule's condition, to."""
-    value = truth(k).value is True
-    partners = [("a", e, k[2]) for e in ents
-                if e != k[1] and ("a", e, k[2]) not in used and (truth(("a", e, k[2])).value is True) != value]
-    if not partners:
-        return
-    p = rng.choice(partners)
-    used.add(p)
-    t = truth(p)
-    negated = rng.random() < 0.25
-    sb.ask_boolean(_say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=p[1], a=p[2]),
-                   (t.value is True) != negated, t.depth, t.support)
-    asked.setdefault(p, base.Asked(sb.questions[-1].text, negated=negated))
 
 
 def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None:
