@@ -435,6 +435,7 @@ class CorpusSpec:
     stated: float = 0.0  # readings: share of comparisons whose outcome is also said in words (training only)
     closed_world: float = 0.0  # quantified: share of yes/no questions that only who-has-what decides (training only)
     more_phrasings: bool = False  # v2 families: also the further phrasings of families/phrasings (training only)
+    shorthand: float = 0.0  # share of sets rewritten in shorthand, the same answers (training.shorthand; training only)
 
 
 def family_of(s: DecisionSet) -> str:
@@ -466,6 +467,19 @@ def make_twins(spec: CorpusSpec, index: int) -> list[DecisionSet]:
 def _make(spec: CorpusSpec, index: int, twins: bool) -> list[DecisionSet]:
     if spec.split not in SPLIT_OFFSETS:
         raise ValueError(f"unknown split {spec.split!r}; choose one of {sorted(SPLIT_OFFSETS)}")
+    sets = _draw(spec, index, twins)
+    if spec.shorthand:
+        if spec.split != "train":
+            raise ValueError(f"shorthand is for training sets only; split {spec.split!r} keeps its wording")
+        if random.Random(f"decider:shorthand:{index}").random() < spec.shorthand:
+            from decider.engine.training.shorthand import rewrite
+
+            # one seed for a set and its twin: the same words rewritten alike, only the numbers differ
+            sets = [rewrite(s, f"decider:shorthand:{index}") for s in sets]
+    return sets
+
+
+def _draw(spec: CorpusSpec, index: int, twins: bool) -> list[DecisionSet]:
     mix = [(f, w) for f, w in spec.mix if w > 0 and not (spec.split == "heldout" and mix_entry(f)[0] == "v1")]
     if not mix:
         raise ValueError(f"split {spec.split!r} has no family to draw from in the mix {spec.mix}")

@@ -68,6 +68,10 @@ class Stage(BaseModel):
     more_phrasings: bool = Field(False, description="v2 family sets also draw the further phrasings of "
                                  "engine/training/families/phrasings (corpus.CorpusSpec.more_phrasings); the "
                                  "evaluation splits never do")
+    shorthand: float = Field(0.0, ge=0.0, le=1.0, description="this share of the sets is rewritten in shorthand, "
+                            "the answers unchanged ('temp' for 'temperature', 'w/', \"isn't\", clock times before "
+                            "log lines; corpus.CorpusSpec.shorthand, engine/training/shorthand.py); the evaluation "
+                            "splits never are")
 
     @field_validator("mix")
     @classmethod
@@ -212,7 +216,8 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
-                              closed_world=stage.closed_world, more_phrasings=stage.more_phrasings)
+                              closed_world=stage.closed_world, more_phrasings=stage.more_phrasings,
+                              shorthand=stage.shorthand)
             if twins and stage.twins:
                 return make_twins(spec, cfg.corpus_start + index)
             return [make_set(spec, cfg.corpus_start + index)]
