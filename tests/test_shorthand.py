@@ -31,6 +31,7 @@ def test_hand_built_sentences_change_their_words_not_their_sense():
     assert rewrite_text("Is P-7B's temp above its trip?", random.Random(1), 1.0, set()) \
         == "Is P-7B's temperature above its trip?"  # a short form grows back; "'s" is no "seconds"
     assert rewrite_text("The line is at max temp.", random.Random(2), 1.0, set()).endswith(".")
+    assert rewrite_text("K-102 on S/B.", random.Random(2), 1.0, set()).lower() in ("k-102 on standby.", "k-102 on stand-by.")
 
 
 def test_negated_forms_only_become_negated_forms():

@@ -1,7 +1,7 @@
 """Shorthand: a generated set rewritten the way people write in a hurry, with the same answers.
 
 The families write whole words and full sentences. Shift logs, alarm lists and review notes
-do not: "disch. temp 131.5", "K-102 on S/B w/ line 3 in auto", "02:40 PT-1101 2.4 barg",
+do not: "disch temp 131.5", "K-102 on S/B w/ line 3 in auto", "02:40 PT-1101 2.4 barg",
 "isn't", "Update: ...". A model that has only read the long forms treats the short ones as
 other words, and a question written in one register about a context written in another as
 a question about something else. So a share of training sets (`CorpusSpec.shorthand`) goes
@@ -80,12 +80,12 @@ OPENERS = frozenset("the a an if when once all every each no any some it its the
 def _table() -> dict[str, tuple[str, ...]]:
     """Every form -> the forms it may become (a long form's shorts; where the pair goes both
     ways, a short's long form and its sibling shorts)."""
-    table: dict[str, tuple[str, ...]] = {}
+    table: dict[str, tuple[str, ...]] = {}  # keys in lower case: matches are looked up that way
     for long, shorts, both_ways in FORMS:
         table[long] = shorts
         if both_ways:
             for s in shorts:
-                table[s] = (long,) + tuple(o for o in shorts if o != s)
+                table[s.lower()] = (long,) + tuple(o for o in shorts if o != s)
     return table
 
 
@@ -107,7 +107,7 @@ def rewrite_text(text: str, rng: random.Random, rate: float, protected: set[str]
     def swap(m: re.Match) -> str:
         word = m.group(0)
         key = word.lower()
-        if key not in TABLE or any(w in protected for w in key.split()) or rng.random() >= rate:
+        if any(w in protected for w in key.split()) or rng.random() >= rate:
             return word
         new = rng.choice(TABLE[key])
         return new[0].upper() + new[1:] if word[0].isupper() else new
@@ -124,9 +124,17 @@ def rewrite(s: DecisionSet, seed: str) -> DecisionSet:
     protected = _protected(s)
     rate = rng.uniform(0.3, 0.9)  # some sets barely touched, some written in shorthand throughout
     sentences = [rewrite_text(t, random.Random(f"{seed}:s{i}"), rate, protected) for i, t in enumerate(s.sentences)]
-    if s.domain == "contracts":  # an agreement keeps its layout: no clock times, no lead-ins
-        pass
-    elif rng.random() < 0.35:  # a log: clock times, in order, before some sentences
+    if s.domain != "contracts":  # an agreement keeps its layout: no clock times, no lead-ins
+        _lay_out(sentences, rng)
+    questions = [replace(q, text=rewrite_text(q.text, random.Random(f"{seed}:q{j}"), rate, protected))
+                 for j, q in enumerate(s.questions)]
+    return replace(s, sentences=sentences, questions=questions)
+
+
+def _lay_out(sentences: list[str], rng: random.Random) -> None:
+    """In place: a log's clock times, in order, before some sentences; or a lead-in on one or
+    two of them; or neither."""
+    if rng.random() < 0.35:
         minute = rng.randrange(0, 20 * 60)
         for i in range(len(sentences)):
             if rng.random() < 0.6:
@@ -135,9 +143,5 @@ def rewrite(s: DecisionSet, seed: str) -> DecisionSet:
     elif rng.random() < 0.4:
         for i in rng.sample(range(len(sentences)), k=min(len(sentences), rng.randint(1, 2))):
             lead = rng.choice(LEAD_INS)
-            first = sentences[i].split(" ", 1)[0]
-            lower = lead.endswith(", ") and first.lower() in OPENERS
+            lower = lead.endswith(", ") and sentences[i].split(" ", 1)[0].lower() in OPENERS
             sentences[i] = lead + (sentences[i][0].lower() + sentences[i][1:] if lower else sentences[i])
-    questions = [replace(q, text=rewrite_text(q.text, random.Random(f"{seed}:q{j}"), rate, protected))
-                 for j, q in enumerate(s.questions)]
-    return replace(s, sentences=sentences, questions=questions)
