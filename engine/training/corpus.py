@@ -467,15 +467,14 @@ def make_twins(spec: CorpusSpec, index: int) -> list[DecisionSet]:
 def _make(spec: CorpusSpec, index: int, twins: bool) -> list[DecisionSet]:
     if spec.split not in SPLIT_OFFSETS:
         raise ValueError(f"unknown split {spec.split!r}; choose one of {sorted(SPLIT_OFFSETS)}")
+    if spec.shorthand and spec.split != "train":
+        raise ValueError(f"shorthand is for training sets only; split {spec.split!r} keeps its wording")
     sets = _draw(spec, index, twins)
-    if spec.shorthand:
-        if spec.split != "train":
-            raise ValueError(f"shorthand is for training sets only; split {spec.split!r} keeps its wording")
-        if random.Random(f"decider:shorthand:{index}").random() < spec.shorthand:
-            from decider.engine.training.shorthand import rewrite
+    if spec.shorthand and random.Random(f"decider:shorthand:{index}").random() < spec.shorthand:
+        from decider.engine.training.shorthand import rewrite
 
-            # one seed for a set and its twin: the same words rewritten alike, only the numbers differ
-            sets = [rewrite(s, f"decider:shorthand:{index}") for s in sets]
+        # one seed for a set and its twin: the same words rewritten alike, only the numbers differ
+        sets = [rewrite(s, f"decider:shorthand:{index}") for s in sets]
     return sets
 
 
