@@ -56,7 +56,8 @@ def main() -> int:
         for n in (100, 240):
             s = sets_near(n, tok)[0]
             batch = Batch.collate([tok.encode(s.context, s.questions)], tok.pad, model.cfg.n_answers)
-            cases.append((batch, torch.full(batch.positions.shape, model.mask_token), batch.answer_vectors(model)))
+            choices = batch.answer_vectors(model, batch.prefix_forward(model))
+            cases.append((batch, torch.full(batch.positions.shape, model.mask_token), choices))
         t0 = time.perf_counter()
         for batch, answers, choices in cases:
             kv = prefix_c(batch.ids, batch.valid, batch.segments, batch.numbers, batch.links)

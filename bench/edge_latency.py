@@ -249,7 +249,7 @@ def main() -> int:
             with torch.no_grad():
                 kv = batch.prefix_forward(model)
                 kv.exact = engine.exact  # the engine's own path (bf16 CPU: the request's own length)
-                choices = batch.answer_vectors(model)
+                choices = batch.answer_vectors(model, kv)
                 for _ in range(args.calls // 2):
                     prefix.append(_time(lambda: batch.prefix_forward(model)) * 1e3)
                     block.append(_time(lambda: model.block_forward(answers, batch.positions, batch.slot_valid, kv,

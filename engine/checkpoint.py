@@ -173,7 +173,8 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
 # model fields added after checkpoints were first fingerprinted, with the value that means "off":
 # at that value they stay out of the fingerprint, so that older checkpoints still load
 ADDED_FIELDS = {"number_ranks": 0, "number_spread": False, "number_relative": 0, "name_links": 0,
-                "question_compare": 0, "number_links": False, "noun_names": False}
+                "question_compare": 0, "number_links": False, "noun_names": False,
+                "option_context": False}
 
 
 def fingerprint(weights: Path, cfg: ModelConfig) -> str:

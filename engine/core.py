@@ -297,7 +297,7 @@ class EngineCore:
                     for j, b in enumerate(misses):
                         states[b].prefix = _row(fresh, j, len(states[b].enc.prefix_ids))
                 prefix = _stack([s.prefix for s in states], batch.valid)
-            choices = batch.answer_vectors(self.model)
+            choices = batch.answer_vectors(self.model, prefix)
         ms = (time.perf_counter() - t0) * 1e3
         for b, s in enumerate(states):
             if s.prefix is None:
@@ -467,18 +467,22 @@ def _renormalised(probs: list[float], slot: Slot) -> list[float]:
 def _row(kv: PrefixKV, b: int, n: int) -> PrefixKV:
     """Row b of a padded prefix batch, cut to its n real tokens, in memory of its own."""
     return PrefixKV([k[b:b + 1, :, :n].clone() for k in kv.k], [v[b:b + 1, :, :n].clone() for v in kv.v],
-                    kv.valid[b:b + 1, :n].clone())
+                    kv.valid[b:b + 1, :n].clone(), states=None if kv.states is None else kv.states[b:b + 1, :n].clone())
 
 
 def _stack(kvs: list[PrefixKV], valid: torch.Tensor, dtype: torch.dtype | None = None) -> PrefixKV:
-    """Per-request (1, H, L_i, D) K/V padded into one (B, H, L, D) batch (in `dtype`, default theirs)."""
+    """Per-request (1, H, L_i, D) K/V padded into one (B, H, L, D) batch (in `dtype`, default theirs),
+    and their (1, L_i, dim) states into (B, L, dim) where the model keeps them."""
     B, L = valid.shape
-    def pad(ts):
+    def pad(ts, dim=2, dtype=dtype):
         first = ts[0]
-        out = first.new_zeros(B, first.shape[1], L, first.shape[3], dtype=dtype or first.dtype)
+        shape = list(first.shape)
+        shape[0], shape[dim] = B, L
+        out = first.new_zeros(shape, dtype=dtype or first.dtype)
         for b, t in enumerate(ts):
-            out[b, :, : t.shape[2]] = t[0]
+            out[b].narrow(dim - 1, 0, t.shape[dim]).copy_(t[0])
         return out
     n = len(kvs[0].k)
+    states = None if kvs[0].states is None else pad([kv.states for kv in kvs], 1, None)
     return PrefixKV([pad([kv.k[i] for kv in kvs]) for i in range(n)],
-                    [pad([kv.v[i] for kv in kvs]) for i in range(n)], valid)
+                    [pad([kv.v[i] for kv in kvs]) for i in range(n)], valid, states=states)

@@ -30,6 +30,7 @@ class Batch:
     allowed: torch.Tensor     # (B, S, C) bool: answer classes each slot may take
     option_ids: torch.Tensor  # (B, S, K, T) token ids of each option (K = C - 2)
     option_len: torch.Tensor  # (B, S, K)
+    option_start: torch.Tensor  # (B, S, K) prefix index of each option's first word piece
     numbers: torch.Tensor     # (B, L) rank of each prefix token's number (0 = none)
     links: torch.Tensor       # (B, L) int64 bit mask of the names of each prefix token's sentence
 
@@ -50,12 +51,15 @@ class Batch:
         T = max([min(len(o), MAX_OPTION_TOKENS) for r in requests for opts in r.option_ids for o in opts] or [1])
         option_ids = torch.zeros(B, S, n_classes - 2, T, dtype=torch.long)
         option_len = torch.zeros(B, S, n_classes - 2, dtype=torch.long)
+        option_start = torch.zeros(B, S, n_classes - 2, dtype=torch.long)
         for b, r in enumerate(requests):
             for s, opts in enumerate(r.option_ids):
                 for k, o in enumerate(opts):
                     o = o[:MAX_OPTION_TOKENS]
                     option_ids[b, s, k, : len(o)] = torch.tensor(o, dtype=torch.long)
                     option_len[b, s, k] = len(o)
+            for s, starts in enumerate(r.option_starts):
+                option_start[b, s, : len(starts)] = torch.tensor(starts, dtype=torch.long)
             n = len(r.prefix_ids)
             ids[b, :n] = torch.tensor(r.prefix_ids)
             valid[b, :n] = True
@@ -68,14 +72,16 @@ class Batch:
             slot_valid[b, : r.n_slots] = True
             for s, classes in enumerate(r.allowed):
                 allowed[b, s, classes] = True
-        return Batch(ids, valid, segments, positions, slot_valid, allowed, option_ids, option_len, numbers,
-                     links).to(device)
+        return Batch(ids, valid, segments, positions, slot_valid, allowed, option_ids, option_len, option_start,
+                     numbers, links).to(device)
 
     def to(self, device: torch.device | str) -> "Batch":
         return Batch(*(getattr(self, f.name).to(device, non_blocking=True) for f in fields(self)))
 
-    def answer_vectors(self, model: BlockDiffusionModel) -> torch.Tensor:
-        return model.answer_vectors(self.option_ids, self.option_len)
+    def answer_vectors(self, model: BlockDiffusionModel, prefix: PrefixKV | None = None) -> torch.Tensor:
+        """Every slot's answer classes' vectors; `prefix`: this batch's prefix pass output (the
+        models that read options in context need it)."""
+        return model.answer_vectors(self.option_ids, self.option_len, self.option_start, prefix)
 
     def prefix_forward(self, model: BlockDiffusionModel) -> PrefixKV:
         return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers, self.links)

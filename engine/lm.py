@@ -215,7 +215,8 @@ class LMBlockDiffusion(nn.Module):
             ids += [self.cfg.mask_token_id] + self.separator
         return ids, slots
 
-    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
+    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor, option_start=None,
+                       prefix=None) -> torch.Tensor:
         """(B, S, C) token id of every answer class (the same for every slot: options are letters)."""
         B, S = option_ids.shape[:2]
         return self.class_tokens.expand(B, S, -1)

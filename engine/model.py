@@ -9,7 +9,9 @@ Answers are scored by content: every answer class has a vector (the word embeddi
 "yes"/"no", or the mean word embedding of an option's words), the logit of a class is
 the slot's output projected onto that vector, and a revealed slot's input is the vector
 of its answer. So "maintenance" means the same thing as option (c) of one question and as
-option (a) of another, and unseen option words still get a sensible score.
+option (a) of another, and unseen option words still get a sensible score. With
+`option_context`, an option's vector also carries what the prefix pass made of the option's
+own tokens (they sit in the prefix, after their question, and have read the context).
 
 Running the two passes is exactly a full forward pass with the mask "prefix rows see the
 prefix, block rows see everything" (`full_forward`, used by tests to prove it). The
@@ -74,6 +76,11 @@ class ModelConfig(BaseModel):
     noun_names: bool = Field(False, description="with name_links: a word that follows \"the\" in two sentences or "
                              "more of a request is a name too (\"the dog\"), so common-noun entities link their "
                              "sentences as tags and proper names do (engine/names.py); the tokenizer reads it")
+    option_context: bool = Field(False, description="an option's vector also reads what the prefix made of the "
+                                 "option's own words: the mean of their states entering the last layer (they "
+                                 "have read the context and the question), through a projection that starts at "
+                                 "zeros, added to the mean word embedding; \"30 days\" is then the notice period "
+                                 "the contract gives, not just the words")
     norm_eps: float = 1e-12
 
     @model_validator(mode="after")
@@ -341,12 +348,14 @@ class PrefixKV:
     valid: torch.Tensor    # (B, L) bool
     exact: bool = False
     repeats: int = 1       # blocks per prefix: block row r * B + b reads prefix b (`shared`)
+    states: torch.Tensor | None = None  # (B, L, dim) the last layer's input (ModelConfig.option_context)
 
     def select(self, index: torch.Tensor) -> PrefixKV:
         """Rows `index` of the batch (repeats allowed): one prefix serving many blocks."""
         return PrefixKV([k.index_select(0, index) for k in self.k],
                         [v.index_select(0, index) for v in self.v],
-                        self.valid.index_select(0, index), self.exact)
+                        self.valid.index_select(0, index), self.exact,
+                        states=None if self.states is None else self.states.index_select(0, index))
 
     def shared(self, repeats: int) -> PrefixKV:
         """These prefixes serving `repeats` blocks each, block row r * B + b on prefix b (training's
@@ -354,10 +363,11 @@ class PrefixKV:
         copies, which cost a training step more than its prefix pass did."""
         if self.exact:
             raise ValueError("exact (request by request) block attention cannot share prefixes")
-        return PrefixKV(self.k, self.v, self.valid, self.exact, repeats)
+        return PrefixKV(self.k, self.v, self.valid, self.exact, repeats, self.states)
 
     def nbytes(self) -> int:
-        return sum(t.numel() * t.element_size() for t in (*self.k, *self.v))
+        states = () if self.states is None else (self.states,)
+        return sum(t.numel() * t.element_size() for t in (*self.k, *self.v, *states))
 
 
 @dataclass
@@ -525,6 +535,8 @@ class BlockDiffusionModel(nn.Module):
         self.head_norm = nn.LayerNorm(cfg.dim, eps=cfg.norm_eps)
         self.head_out = nn.Linear(cfg.dim, cfg.dim)  # into the word-embedding space of answers
         self.head_bias = nn.Parameter(torch.zeros(2))  # yes/no prior; options have none
+        if cfg.option_context:
+            self.option_proj = nn.Linear(cfg.dim, cfg.dim, bias=False)  # prefix states of an option's words
 
     @property
     def mask_token(self) -> int:
@@ -555,6 +567,8 @@ class BlockDiffusionModel(nn.Module):
                     nn.init.zeros_(layer.number_link_bias)
         nn.init.zeros_(self.answer_embeddings.weight[0])
         nn.init.zeros_(self.head_bias)
+        if self.cfg.option_context:
+            nn.init.zeros_(self.option_proj.weight)
 
     def add_number_ranks(self, n: int, spread: bool = False) -> None:
         """Give the model a projection of number ranks starting at zeros (it starts as it was
@@ -641,6 +655,16 @@ class BlockDiffusionModel(nn.Module):
         for layer in self.layers[:-1]:
             layer.number_link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
 
+    def add_option_context(self) -> None:
+        """Give options' vectors the prefix's states of their words (ModelConfig.option_context)
+        through a projection starting at zeros: the model starts as it was without it."""
+        if self.cfg.option_context:
+            raise ValueError("the model reads its options in context already")
+        self.cfg = self.cfg.model_copy(update={"option_context": True})
+        w = self.word_embeddings.weight
+        self.option_proj = nn.Linear(self.cfg.dim, self.cfg.dim, bias=False, device=w.device, dtype=w.dtype)
+        nn.init.zeros_(self.option_proj.weight)
+
     def keep_layers(self, keep: list[int]) -> None:
         """Keep only these layers, in this order (a smaller student that starts from its
         teacher's own layers); everything else (embeddings, head) stays."""
@@ -678,13 +702,27 @@ class BlockDiffusionModel(nn.Module):
                 x = x + self.link_proj(linked_comparison(numbers, links, self.cfg).to(x.dtype))
         return self.embed_norm(x)  # (B, L, dim)
 
-    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
+    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor,
+                       option_start: torch.Tensor | None = None, prefix: PrefixKV | None = None) -> torch.Tensor:
         """option_ids (B, S, K, T) token ids of each option, option_len (B, S, K) ->
-        (B, S, 2 + K, dim): the content vector of every answer class of every slot."""
+        (B, S, 2 + K, dim): the content vector of every answer class of every slot. With
+        option_context, `option_start` (B, S, K), where each option's words begin in the prefix,
+        and the prefix pass's output `prefix` add what the prefix made of those words."""
         B, S, K, T = option_ids.shape
         words = self.word_embeddings(option_ids)  # (B, S, K, T, dim)
-        keep = torch.arange(T, device=option_ids.device) < option_len[..., None]  # (B, S, K, T)
-        options = (words * keep[..., None]).sum(3) / option_len.clamp_min(1)[..., None]  # (B, S, K, dim)
+        keep = (torch.arange(T, device=option_ids.device) < option_len[..., None])[..., None]  # (B, S, K, T, 1)
+        n = option_len.clamp_min(1)[..., None]
+        options = (words * keep).sum(3) / n  # (B, S, K, dim)
+        if self.cfg.option_context:
+            if prefix is None or prefix.states is None or option_start is None:
+                raise ValueError("this model reads options in context: answer_vectors needs the prefix pass's "
+                                 "output and where each option starts in the prefix")
+            states = prefix.states  # (B, L, dim)
+            at = (option_start[..., None] + torch.arange(T, device=states.device)).clamp(max=states.shape[1] - 1)
+            read = states.gather(1, at.view(B, -1, 1).expand(-1, -1, states.shape[-1])).view(B, S, K, T, -1)
+            with torch.autocast(states.device.type, enabled=False):  # a few rows: fp32, whatever the batch
+                seen = F.linear((read.float() * keep).sum(3) / n, self.option_proj.weight.float())
+            options = options + seen.to(options.dtype)
         yes_no = self.word_embeddings.weight[[self.cfg.yes_token, self.cfg.no_token]]  # (2, dim)
         return torch.cat([yes_no.expand(B, S, 2, -1), options], 2)
 
@@ -724,7 +762,7 @@ class BlockDiffusionModel(nn.Module):
         k, v = self.layers[-1].kv(x)  # the last layer's prefix outputs feed nothing
         ks.append(k)
         vs.append(v)
-        return PrefixKV(ks, vs, valid)
+        return PrefixKV(ks, vs, valid, states=x.float() if self.cfg.option_context else None)
 
     def block_forward(self, answers: torch.Tensor, positions: torch.Tensor, slot_valid: torch.Tensor,
                       prefix: PrefixKV, choices: torch.Tensor) -> torch.Tensor:

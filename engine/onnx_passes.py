@@ -7,7 +7,8 @@ side). `OnnxPasses` exports the model's prefix and block passes with torch's exp
 the engine starts (never on a request), checks that ONNX Runtime's outputs agree with the
 torch model's on a probe batch, and then stands in for the model in the engine: the same
 `prefix_forward` / `block_forward` / `answer_vectors`, torch tensors in and out. The torch
-model stays the reference; answer vectors (an embedding lookup) still come from it.
+model stays the reference; answer vectors (an embedding lookup, and with option_context a
+projection of the prefix states the exported prefix pass returns) still come from it.
 
 fp32 only: it is the reference precision, and the CPU engine's bf16 path exists for the
 CPUs where bf16 matmuls are fast in torch. Batch, prefix length and slot count are dynamic.
@@ -115,7 +116,7 @@ class _PrefixPass(nn.Module):
 
     def forward(self, ids, valid, segments, numbers, links):
         kv = self.model.prefix_forward(ids, valid, segments, numbers, links, dense_rows=True)
-        return (*kv.k, *kv.v)
+        return (*kv.k, *kv.v) if kv.states is None else (*kv.k, *kv.v, kv.states)
 
 
 class _BlockPass(nn.Module):
@@ -152,9 +153,10 @@ def _probe(model: BlockDiffusionModel, B: int = 2, L: int = 9, S: int = 3) -> tu
     slot_valid[1, -1] = False
     option_ids = torch.randint(1000, cfg.vocab_size, (B, S, cfg.n_answers - 2, 2), generator=g)
     option_len = torch.ones(B, S, cfg.n_answers - 2, dtype=torch.long)
+    option_start = torch.randint(1, L - 2, (B, S, cfg.n_answers - 2), generator=g)
     with torch.no_grad():
         kv = model.prefix_forward(*prefix_in)
-        choices = model.answer_vectors(option_ids, option_len)
+        choices = model.answer_vectors(option_ids, option_len, option_start, kv)
     return prefix_in, (answers, positions, slot_valid, choices, valid, (*kv.k, *kv.v))
 
 
@@ -255,6 +257,8 @@ class OnnxPasses:
             got = self.block_forward(answers, positions, slot_valid, ours, choices)
         keep = prefix_in[1][:, None, :, None]  # padded positions' K/V are never read
         diff = max(float(((a - b) * keep).abs().max()) for a, b in zip((*kv.k, *kv.v), (*ours.k, *ours.v)))
+        if kv.states is not None:
+            diff = max(diff, float(((kv.states - ours.states) * keep[:, 0]).abs().max()))
         diff = max(diff, float((want - got).abs().max()))
         if diff > AGREEMENT:
             raise OnnxUnsupported(f"runtime 'onnxruntime': the exported passes differ from the torch model by "
@@ -269,8 +273,9 @@ class OnnxPasses:
         """The reference model's: what callers read the engine's weights (dtype, device) from."""
         return self.reference.parameters()
 
-    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor) -> torch.Tensor:
-        return self.reference.answer_vectors(option_ids, option_len)
+    def answer_vectors(self, option_ids: torch.Tensor, option_len: torch.Tensor,
+                       option_start: torch.Tensor | None = None, prefix: PrefixKV | None = None) -> torch.Tensor:
+        return self.reference.answer_vectors(option_ids, option_len, option_start, prefix)
 
     def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
                        numbers: torch.Tensor | None = None, links: torch.Tensor | None = None) -> PrefixKV:
@@ -279,7 +284,7 @@ class OnnxPasses:
                   "links": torch.zeros_like(ids) if links is None else links}
         out = [torch.from_numpy(a) for a in self._prefix.run(None, _feeds(self._prefix_names, inputs))]
         n = self.cfg.n_layers
-        return PrefixKV(out[:n], out[n:], valid)
+        return PrefixKV(out[:n], out[n:2 * n], valid, states=out[2 * n] if len(out) > 2 * n else None)
 
     def block_forward(self, answers: torch.Tensor, positions: torch.Tensor, slot_valid: torch.Tensor,
                       prefix: PrefixKV, choices: torch.Tensor) -> torch.Tensor:

@@ -7,7 +7,8 @@ after the last token of its question.
 
 Answer classes are shared by all questions: 0 = yes, 1 = no, 2 + k = option k. The
 model scores an option by its content (the words of the option), so each request also
-carries the token ids of every option. Every prefix token that is part of a number carries
+carries the token ids of every option, and where each option's words start in the prefix
+(a model may read them there, in context). Every prefix token that is part of a number carries
 the number's rank among the request's numbers (engine/numbers.py), 0 elsewhere, and every
 prefix token the bit mask of the names its sentence mentions (engine/names.py).
 This module knows nothing of the model or of torch.
@@ -38,6 +39,7 @@ class EncodedRequest:
     option_ids: list[list[list[int]]] = field(default_factory=list)  # per slot, per option: token ids
     numbers: list[int] = field(default_factory=list)  # per prefix token: rank of its number (0 = none)
     links: list[int] = field(default_factory=list)    # per prefix token: names of its sentence, a bit mask
+    option_starts: list[list[int]] = field(default_factory=list)  # per slot, per option: its first prefix index
 
     @property
     def n_slots(self) -> int:
@@ -85,11 +87,13 @@ class DecisionTokenizer:
             links = iter(token_links(texts[first:first + n_texts], offsets, self.noun_names))
             first += n_texts
             ctx, ctx_ranks, ctx_links = next(pieces).ids, next(ranks), next(links)
-            qs, q_ranks, q_links, options = [], [], [], []
+            qs, q_ranks, q_links, options, starts = [], [], [], [], []
             for q in questions:
                 ids, nums, names = list(next(pieces).ids), list(next(ranks)), list(next(links))
                 opts = [next(pieces).ids for _ in q.options]
+                starts.append([])
                 for k, o in enumerate(opts):  # "... (a) manual (b) automatic"
+                    starts[-1].append(len(ids) + len(self.labels[k]))  # within the question, for now
                     ids += self.labels[k] + o
                     nums += [0] * len(self.labels[k]) + next(ranks)
                     names += [0] * len(self.labels[k]) + next(links)
@@ -117,6 +121,7 @@ class DecisionTokenizer:
             positions = []
             for i, (q, nums, q_names) in enumerate(zip(qs, q_ranks, q_links)):
                 ids.append(self.markers[i])
+                starts[i] = [len(ids) + k for k in starts[i]]
                 ids.extend(q)
                 numbers += [0, *nums]
                 names += [0, *q_names]
@@ -127,5 +132,5 @@ class DecisionTokenizer:
             names.append(0)
             segments.append(0)
             out.append(EncodedRequest(ids, segments, positions, [answer_classes(q) for q in questions], options,
-                                      numbers, names))
+                                      numbers, names, starts))
         return out

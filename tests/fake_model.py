@@ -27,7 +27,7 @@ class ScriptedLogits(nn.Module):
     def prefix_forward(self, ids, valid, segments, numbers=None, links=None):
         return PrefixKV([], [], valid)
 
-    def answer_vectors(self, option_ids, option_len):
+    def answer_vectors(self, option_ids, option_len, option_start=None, prefix=None):
         B, S, K, _ = option_ids.shape
         return torch.zeros(B, S, K + 2, 1)
 

@@ -153,9 +153,10 @@ def decode_revealed(model: BlockDiffusionModel, requests: list[EncodedRequest],
                 answers.append(row)
     index = torch.tensor(rows, device=device)
     with autocast_for(device, bf16):
-        prefix: PrefixKV = batch.prefix_forward(model).select(index)
+        prefix: PrefixKV = batch.prefix_forward(model)
+        choices = batch.answer_vectors(model, prefix)[index]
         logits = model.block_forward(torch.tensor(answers, device=device), batch.positions[index],
-                                     batch.slot_valid[index], prefix, batch.answer_vectors(model)[index])
+                                     batch.slot_valid[index], prefix.select(index), choices)
         probs = answer_probs(logits, batch.allowed[index], temperature).cpu()
     out, k = [], 0
     for _ in reveals:

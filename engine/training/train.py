@@ -110,9 +110,9 @@ class TrainConfig(BaseModel):
                                   "labels' cross-entropy")
     number_relative: int = Field(0, ge=0, description="give a model without it the number comparison term in "
                                  "attention (ModelConfig.number_relative), this many frequencies; 0 = keep")
-    number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection, the comparison term "
-                                         "and the linked comparison start from zero in a trained model: they "
-                                         "learn at this multiple of the learning rate")
+    number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection, the comparison term, "
+                                         "the linked comparison and the option projection start from zero in a "
+                                         "trained model: they learn at this multiple of the learning rate")
     name_links: int = Field(0, ge=0, description="give a model without them the linked comparison of numbers "
                             "and the question tokens' link bias (ModelConfig.name_links), this many frequencies, "
                             "starting at zero; 0 = keep")
@@ -127,6 +127,9 @@ class TrainConfig(BaseModel):
     noun_names: bool = Field(False, description="words that follow \"the\" in two sentences or more of a request "
                              "are names too (ModelConfig.noun_names: \"the dog\" links its sentences as \"TT-101\" "
                              "and \"Bob\" do); needs name_links; the model's link biases learn what they are")
+    option_context: bool = Field(False, description="give a model without it options read in context "
+                                 "(ModelConfig.option_context: an option's vector also carries the prefix's states "
+                                 "of its own words), through a projection starting at zero")
     link_bias_lr_scale: float = Field(100.0, gt=0, description="the question and number tokens' link biases are "
                                       "one scalar per head and layer: they learn at this multiple of the learning "
                                       "rate")
@@ -330,9 +333,9 @@ def _logits(model, batch, answers, rows, bf16: bool, shared_prefix: bool = True)
     False: a copy per pattern, the slower way bench/train_speed.py compares with)."""
     with autocast_for(answers.device, bf16):
         prefix = batch.prefix_forward(model)
+        choices = batch.answer_vectors(model, prefix)[rows]
         prefix = prefix.shared(len(rows) // len(batch.valid)) if shared_prefix else prefix.select(rows)
-        logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix,
-                                     batch.answer_vectors(model)[rows])
+        logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix, choices)
     return logits.masked_fill(~batch.allowed[rows], -1e4)
 
 
@@ -437,6 +440,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "noun_names": True})
         ckpt.tokenizer.noun_names = True
         log('words that follow "the" in two sentences of a request are names from here on')
+    if cfg.option_context and not ckpt.model.cfg.option_context:
+        ckpt.model.add_option_context()
+        log("options are read in context from here on: their projection starts from zero")
     model = ckpt.model.float().to(resolve_device(cfg.device)).train()
     teacher = None
     if cfg.teacher:
@@ -444,7 +450,8 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         log(f"distilling {cfg.teacher} ({teacher.cfg.n_layers} layers) at weight {cfg.distill_weight}")
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
-    fresh = lambda n: n.startswith(("number_proj.", "link_proj.")) or ".rank_out." in n or ".compare_out." in n  # noqa: E731
+    fresh = lambda n: (n.startswith(("number_proj.", "link_proj.", "option_proj."))  # noqa: E731
+                       or ".rank_out." in n or ".compare_out." in n)
     linking = lambda n: n.endswith((".link_bias", ".number_link_bias"))  # noqa: E731
     numbers = [p for p, n in params.items() if fresh(n)]
     links = [p for p, n in params.items() if linking(n)]
