@@ -348,7 +348,7 @@ class PrefixKV:
     valid: torch.Tensor    # (B, L) bool
     exact: bool = False
     repeats: int = 1       # blocks per prefix: block row r * B + b reads prefix b (`shared`)
-    states: torch.Tensor | None = None  # (B, L, dim) the last layer's input (ModelConfig.option_context)
+    states: torch.Tensor | None = None  # (B, L, dim) fp32: the last layer's input through option_proj
 
     def select(self, index: torch.Tensor) -> PrefixKV:
         """Rows `index` of the batch (repeats allowed): one prefix serving many blocks."""
@@ -707,7 +707,9 @@ class BlockDiffusionModel(nn.Module):
         """option_ids (B, S, K, T) token ids of each option, option_len (B, S, K) ->
         (B, S, 2 + K, dim): the content vector of every answer class of every slot. With
         option_context, `option_start` (B, S, K), where each option's words begin in the prefix,
-        and the prefix pass's output `prefix` add what the prefix made of those words."""
+        and the prefix pass's output `prefix` add what the prefix made of those words (their
+        projected states, averaged: per token and request in the prefix pass, so an option's
+        vector never depends on its batch)."""
         B, S, K, T = option_ids.shape
         words = self.word_embeddings(option_ids)  # (B, S, K, T, dim)
         keep = (torch.arange(T, device=option_ids.device) < option_len[..., None])[..., None]  # (B, S, K, T, 1)
@@ -720,9 +722,7 @@ class BlockDiffusionModel(nn.Module):
             states = prefix.states  # (B, L, dim)
             at = (option_start[..., None] + torch.arange(T, device=states.device)).clamp(max=states.shape[1] - 1)
             read = states.gather(1, at.view(B, -1, 1).expand(-1, -1, states.shape[-1])).view(B, S, K, T, -1)
-            with torch.autocast(states.device.type, enabled=False):  # a few rows: fp32, whatever the batch
-                seen = F.linear((read.float() * keep).sum(3) / n, self.option_proj.weight.float())
-            options = options + seen.to(options.dtype)
+            options = options + ((read * keep).sum(3) / n).to(options.dtype)
         yes_no = self.word_embeddings.weight[[self.cfg.yes_token, self.cfg.no_token]]  # (2, dim)
         return torch.cat([yes_no.expand(B, S, 2, -1), options], 2)
 
@@ -762,7 +762,8 @@ class BlockDiffusionModel(nn.Module):
         k, v = self.layers[-1].kv(x)  # the last layer's prefix outputs feed nothing
         ks.append(k)
         vs.append(v)
-        return PrefixKV(ks, vs, valid, states=x.float() if self.cfg.option_context else None)
+        states = self.option_proj(x).float() if self.cfg.option_context else None  # what options read
+        return PrefixKV(ks, vs, valid, states=states)
 
     def block_forward(self, answers: torch.Tensor, positions: torch.Tensor, slot_valid: torch.Tensor,
                       prefix: PrefixKV, choices: torch.Tensor) -> torch.Tensor:
