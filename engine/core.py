@@ -37,7 +37,8 @@ from pydantic import BaseModel, Field
 from decider.engine.checkpoint import Checkpoint, load_checkpoint
 from decider.engine.constraints import ConstraintSet
 from decider.engine.decode import Batch
-from decider.engine.device import Precision, autocast_for, resolve_device, serving_precision
+from decider.engine.device import (Precision, autocast_for, bf16_rows_are_batch_invariant, resolve_device,
+                                   serving_precision)
 from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.engine import onnx_passes
 from decider.engine.packed import fuse_qkv, pack_linears
@@ -56,9 +57,13 @@ class EngineConfig(BaseModel):
     bucket_ratio: float = Field(1.25, ge=1.0, description="a prefix pass pads to at most this times the "
                                                           "shortest prefix in it")
     max_prefix_tokens: int = Field(16384, ge=512, description="padded tokens per prefix pass (memory)")
-    precision: Precision = Field("auto", description="'auto': bf16 on CUDA and on CPUs whose bf16 is fast and "
-                                 "batch-invariant (engine.device.serving_precision), else fp32; 'fp32' or "
-                                 "'bf16' to force one")
+    precision: Precision = Field("auto", description="'auto': bf16 on CUDA and on CPUs whose bf16 is fast "
+                                 "(engine.device.serving_precision), else fp32; 'fp32' or 'bf16' to force one")
+    block_pass: Literal["auto", "batched", "per_request"] = Field(
+        "auto", description="bf16 on a CPU: 'per_request' runs each request's block pass alone, at its own slot "
+                            "count, so its bits never depend on its batch even where bf16 matmuls sum a row in "
+                            "an order that does (engine.device.bf16_rows_are_batch_invariant); 'batched' one "
+                            "pass for the cohort; 'auto' per request only on such CPUs. Elsewhere batched")
     packed_weights: bool = Field(True, description="bf16 on a CPU: oneDNN packs the linear layers' weights once "
                                  "(engine/packed.py; the same bits as unpacked, faster at small batches)")
     runtime: Literal["auto", "torch", "onnxruntime"] = Field(
@@ -132,6 +137,10 @@ class EngineCore:
         # bf16 on a CPU: the weights are cast once (no autocast), and every request's prefix pass
         # and block attention run at its own length, so its bits never depend on its batch
         self.exact = self.device.type == "cpu" and self.precision == "bf16"
+        block_pass = self.config.block_pass
+        if block_pass == "auto":
+            block_pass = "batched" if not self.exact or bf16_rows_are_batch_invariant() else "per_request"
+        self.block_alone = self.exact and block_pass == "per_request"
         self.packed_layers = 0
         if self.exact:
             self.model = copy.deepcopy(self.model).to(torch.bfloat16)
@@ -336,8 +345,11 @@ class EngineCore:
         answers, allowed = torch.tensor(answers), torch.tensor(allowed, dtype=torch.int32)
         open_ = torch.tensor(open_)
         with self._autocast():
-            logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
-                                              cohort.prefix, cohort.choices)
+            if self.block_alone:
+                logits = self._block_per_request(cohort, answers.to(self.device))
+            else:
+                logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
+                                                  cohort.prefix, cohort.choices)
         to = self.device
         probs, choice, conf, commit = (t.cpu() for t in dispatch.commit(
             logits, allowed.to(to), open_.to(to), threshold.to(to), self.temperature, self.backend))
@@ -354,6 +366,24 @@ class EngineCore:
             if not s.open:
                 cohort.live[b] = False
                 finished.append(self._finish(s))
+
+    def _block_per_request(self, cohort: Cohort, answers: torch.Tensor) -> torch.Tensor:
+        """The block pass of each live request alone, at its own slot count and prefix length:
+        the same call a request alone makes, so its bits are its own in any batch, on CPUs whose
+        bf16 matmuls sum a request's rows in another order among more rows (EngineConfig.block_pass)."""
+        B, S = answers.shape
+        logits = torch.zeros(B, S, self.n_classes, device=self.device)
+        p = cohort.prefix
+        for b, s in enumerate(cohort.states):
+            if not cohort.live[b]:
+                continue
+            n, L = len(s.slots), len(s.enc.prefix_ids)
+            own = PrefixKV([k[b:b + 1, :, :L] for k in p.k], [v[b:b + 1, :, :L] for v in p.v], p.valid[b:b + 1, :L],
+                           exact=True)
+            logits[b, :n] = self.model.block_forward(answers[b:b + 1, :n], cohort.positions[b:b + 1, :n],
+                                                     cohort.slot_valid[b:b + 1, :n], own,
+                                                     cohort.choices[b:b + 1, :n])[0]
+        return logits
 
     def _commit(self, s: RequestState, probs: list[list[float]]) -> None:
         """The decode rule on one request's slot probabilities (S, C), then propagation.

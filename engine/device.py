@@ -47,18 +47,15 @@ def uses_bf16(device: torch.device | str, precision: Precision | bool = "auto") 
 
 
 def serving_precision(device: torch.device | str, precision: Precision = "auto") -> Precision:
-    """What the engine runs in. 'auto': bf16 on CUDA; on a CPU, bf16 where its bf16 matmuls are
-    fast (AMX, AVX512-BF16) and give a row the same bits in any batch (probed), else fp32. On a
-    CPU the engine casts its weights to bf16 once and runs every request at its own length, so
-    its answers stay the same alone and in any batch (engine/core.py); where the probe fails,
-    a row's bf16 rounding would move with its batch (confidences moved by up to 0.08 on one
-    Intel AMX machine under autocast), so fp32 it is."""
+    """What the engine runs in. 'auto': bf16 where bf16 matmuls are fast (CUDA; CPUs with AMX or
+    AVX512-BF16), else fp32. On a CPU the engine casts its weights to bf16 once and runs every
+    request's prefix pass and block attention at its own length, so its answers stay the same
+    alone and in any batch (engine/core.py); where a row's bf16 matmul sums in an order that
+    depends on the rows around it (probed: bf16_rows_are_batch_invariant; an Intel AMX machine
+    does for some shapes), it runs each request's block pass alone as well."""
     if precision != "auto":
         return precision
-    device = torch.device(device)
-    if device.type == "cuda":
-        return "bf16" if bf16_is_fast(device) else "fp32"
-    return "bf16" if bf16_is_fast(device) and bf16_rows_are_batch_invariant() else "fp32"
+    return "bf16" if bf16_is_fast(device) else "fp32"
 
 
 def autocast_for(device: torch.device | str, precision: Precision | bool = "auto"):
@@ -73,7 +70,8 @@ def autocast_for(device: torch.device | str, precision: Precision | bool = "auto
 def bf16_rows_are_batch_invariant() -> bool:
     """Whether this CPU's bf16 matmul gives a row the same bits alone and among others (oneDNN's
     kernels for some shapes sum in an order that depends on the row count). Probed on the shapes
-    of decider-small's layers; the CPU bf16 path (engine/core.py) relies on it."""
+    of decider-small's layers; where it fails, the CPU bf16 engine runs each request's block
+    pass alone (engine/core.py, EngineConfig.block_pass)."""
     g = torch.Generator().manual_seed(0)
     for n, k in ((1536, 384), (384, 1536), (384, 384), (1152, 384)):
         w, b = torch.randn(n, k, generator=g).bfloat16(), torch.randn(n, generator=g).bfloat16()

@@ -22,8 +22,8 @@ def _same_bits(a, b):
     assert a.forward_passes == b.forward_passes
 
 
-def test_auto_is_bf16_only_where_it_is_fast_and_batch_invariant():
-    want = "bf16" if bf16_is_fast("cpu") and bf16_rows_are_batch_invariant() else "fp32"
+def test_auto_is_bf16_only_where_it_is_fast():
+    want = "bf16" if bf16_is_fast("cpu") else "fp32"
     assert serving_precision("cpu", "auto") == want
     assert serving_precision("cpu", "fp32") == "fp32" and serving_precision("cpu", "bf16") == "bf16"
 
@@ -57,12 +57,16 @@ def test_bf16_answers_follow_the_fp32_reference_on_a_tiny_model(tiny):
     assert worst < 0.02, worst
 
 
-def test_bf16_request_has_the_same_bits_alone_in_a_batch_and_from_the_cache(tiny):
-    if not bf16_rows_are_batch_invariant():
-        pytest.skip("this CPU's bf16 matmul sums rows in a batch-dependent order; 'auto' keeps fp32 here")
+@pytest.mark.parametrize("block_pass", ["per_request", "batched"])
+def test_bf16_request_has_the_same_bits_alone_in_a_batch_and_from_the_cache(tiny, block_pass):
+    if block_pass == "batched" and not bf16_rows_are_batch_invariant():
+        pytest.skip("this CPU's bf16 matmul sums rows in a batch-dependent order: 'auto' runs block passes per "
+                    "request here")
     requests = _requests(16)
-    alone = [build_engine(tiny, precision="bf16", prefix_cache_bytes=0).decide([r])[0] for r in requests[:5]]
-    engine = build_engine(tiny, precision="bf16", max_running=16)
+    alone = [build_engine(tiny, precision="bf16", prefix_cache_bytes=0, block_pass=block_pass).decide([r])[0]
+             for r in requests[:5]]
+    engine = build_engine(tiny, precision="bf16", max_running=16, block_pass=block_pass)
+    assert engine.block_alone == (block_pass == "per_request")
     batched = engine.decide(requests)[:5]
     cached = [engine.decide([r])[0] for r in requests[:5]]
     for a, b, c in zip(alone, batched, cached):
@@ -72,8 +76,8 @@ def test_bf16_request_has_the_same_bits_alone_in_a_batch_and_from_the_cache(tiny
 
 
 def test_bf16_on_the_shipped_model_answers_as_fp32_and_batch_invariant(shipped):
-    if not (bf16_is_fast("cpu") and bf16_rows_are_batch_invariant()):
-        pytest.skip("bf16 is emulated or batch-dependent on this CPU: the engine stays in fp32 here")
+    if not bf16_is_fast("cpu"):
+        pytest.skip("bf16 is emulated on this CPU: the engine stays in fp32 here")
     requests = _requests(12)
     ref = build_engine(shipped, precision="fp32", prefix_cache_bytes=0).decide(requests)
     fast = build_engine(shipped, precision="bf16", prefix_cache_bytes=0).decide(requests)
