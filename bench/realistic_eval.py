@@ -12,13 +12,17 @@ Per file and in all, per policy: per-item accuracy against what answering at ran
 (the mean of 1 / choices), all-correct sets, ECE, the answers kept at confidence 0.9 and how
 many of them are right, confidently wrong answers (>= 0.9), and on yes/no questions how
 often it says yes against how often yes is right (a model at its prior says yes whatever
-the text says). Several checkpoints are measured in one run, one after the other.
+the text says), and per kind of question (yes/no; categorical by number of options). Several
+checkpoints are measured in one run, one after the other; each after the first is also compared
+with the first answer by answer: how many answers it turned right and wrong, and a two-sided
+sign test over them (what tells a gain from the noise of 522 answers).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from dataclasses import fields
 from pathlib import Path
 
@@ -47,16 +51,36 @@ def summary(scored: Scored) -> dict:
     }
 
 
+def by_kind(scored: Scored) -> dict:
+    """Per-item accuracy per kind of question: yes/no, and categorical by number of options."""
+    groups: dict[str, list[bool]] = {}
+    for st, cs in zip(scored.sets, scored.correct):
+        for q, c in zip(st.questions, cs):
+            groups.setdefault("yes/no" if q.kind == "boolean" else f"{len(q.choices)} options", []).append(c)
+    return {k: {"questions": len(v), "per_item": round(sum(v) / len(v), 4)} for k, v in sorted(groups.items())}
+
+
+def sign_test(base: Scored, other: Scored) -> dict:
+    """Answers `other` turned right and wrong against `base`, and the two-sided sign test's p."""
+    flips = [(a, b) for xs, ys in zip(base.correct, other.correct) for a, b in zip(xs, ys) if a != b]
+    gained, lost = sum(b for _, b in flips), sum(a for a, _ in flips)
+    n, k = gained + lost, min(gained, lost)
+    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
+    return {"turned_right": gained, "turned_wrong": lost, "p": round(p, 4)}
+
+
 def _part(scored: Scored, idx: range) -> Scored:
     return Scored(*[[getattr(scored, f.name)[i] for i in idx] for f in fields(Scored)])
 
 
-def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str) -> dict:
-    """Every file's sets decided in one run per policy, then summarised per file and in all."""
+def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str) -> tuple[dict, dict]:
+    """Every file's sets decided in one run per policy, then summarised per file, per kind of
+    question and in all; also returns each policy's Scored (for the sign test)."""
     ckpt = load_checkpoint(checkpoint)
     data = {f.stem: load_jsonl(f) for f in files}
     every = [s for sets in data.values() for s in sets]
     out = {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "temperature": ckpt.temperature}
+    every_scored = {}
     for policy in policies:
         scored = run_policy(ckpt, every, policy, 0.9, ckpt.temperature, precision=precision)
         rows, start = {}, 0
@@ -64,8 +88,10 @@ def measure(checkpoint: str | None, files: list[Path], policies: list[str], prec
             rows[name] = summary(_part(scored, range(start, start + len(sets))))
             start += len(sets)
         rows["all"] = summary(scored)
+        rows["all"]["by_kind"] = by_kind(scored)
         out[policy] = rows
-    return out
+        every_scored[policy] = scored
+    return out, every_scored
 
 
 def main() -> int:
@@ -79,7 +105,11 @@ def main() -> int:
     args = p.parse_args()
     if not args.files:
         raise SystemExit(f"no labelled files in {HERE}")
-    report = [measure(c, args.files, args.policies.split(","), args.precision) for c in args.checkpoint]
+    policies = args.policies.split(",")
+    measured = [measure(c, args.files, policies, args.precision) for c in args.checkpoint]
+    report = [r for r, _ in measured]
+    for r, (_, scored) in zip(report[1:], measured[1:]):
+        r["against_first"] = {p: sign_test(measured[0][1][p], scored[p]) for p in policies}
     for r in report:
         print(f"\n{r['checkpoint']} (decider-small {r['version']}, T = {r['temperature']})")
         for policy in args.policies.split(","):
@@ -90,6 +120,12 @@ def main() -> int:
                 print(f"| {name} | {s['sets']} | {s['questions']} | {s['per_item']} | {s['chance']} | "
                       f"{s['all_correct']} | {s['ece']} | {s['kept_at_0.9']} | {s['right_at_0.9']} | "
                       f"{s['confidently_wrong']} | {s['says_yes']} | {s['yes_is_right']} |")
+            kinds = r[policy]["all"]["by_kind"]
+            print("\nper kind: " + ", ".join(f"{k} {v['per_item']} ({v['questions']})" for k, v in kinds.items()))
+            if "against_first" in r:
+                t = r["against_first"][policy]
+                print(f"against {report[0]['checkpoint']}: {t['turned_right']} answers turned right, "
+                      f"{t['turned_wrong']} wrong (sign test p = {t['p']})")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0

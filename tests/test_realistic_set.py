@@ -46,3 +46,23 @@ def test_the_bench_scores_what_the_engine_answers(tiny):
     assert s["questions"] == sum(len(x.questions) for x in sets)
     assert s["per_item"] == round(right / s["questions"], 4)
     assert 0 < s["chance"] < 1 and s["sets"] == 4
+
+
+def test_the_sign_test_counts_the_answers_that_changed():
+    from realistic_eval import by_kind, sign_test
+
+    from decider.engine.training.evaluate import Scored
+
+    sets = load_jsonl(FILES[0])[:2]
+    n = [len(s.questions) for s in sets]
+    base = Scored(sets, [[False] * k for k in n], [], [], [], [])
+    same = sign_test(base, base)
+    assert same == {"turned_right": 0, "turned_wrong": 0, "p": 1.0}
+    better = Scored(sets, [[True] * k for k in n], [], [], [], [])
+    t = sign_test(base, better)
+    assert t["turned_right"] == sum(n) and t["turned_wrong"] == 0
+    assert t["p"] == round(2 / 2 ** sum(n), 4)  # every change one way: 2 * 0.5^n
+    assert sign_test(better, base)["turned_wrong"] == sum(n)
+    kinds = by_kind(better)
+    assert sum(k["questions"] for k in kinds.values()) == sum(n)
+    assert all(k["per_item"] == 1.0 for k in kinds.values())
