@@ -49,9 +49,10 @@ class Scored:
 
 
 def run_policy(ckpt: Checkpoint, sets: list[DecisionSet], policy: str, threshold: float,
-               temperature: float, batch_size: int = 32, precision: Precision = "auto") -> Scored:
-    """Decide every set through the serving engine (continuous batching of `batch_size`)."""
-    core = build_engine(ckpt, max_running=batch_size, prefix_cache_bytes=0, precision=precision)
+               temperature: float, batch_size: int = 32, precision: Precision = "auto", **engine) -> Scored:
+    """Decide every set through the serving engine (continuous batching of `batch_size`; `engine`:
+    further EngineConfig settings)."""
+    core = build_engine(ckpt, max_running=batch_size, prefix_cache_bytes=0, precision=precision, **engine)
     core.temperature = temperature
     order = sorted(range(len(sets)), key=lambda i: len(sets[i].context))  # similar lengths share a cohort
     if policy == "independent":  # each question in a request of its own
