@@ -63,7 +63,8 @@ class EngineConfig(BaseModel):
         "auto", description="bf16 on a CPU: 'per_request' runs each request's block pass alone, at its own slot "
                             "count, so its bits never depend on its batch even where bf16 matmuls sum a row in "
                             "an order that does (engine.device.bf16_rows_are_batch_invariant); 'batched' one "
-                            "pass for the cohort; 'auto' per request only on such CPUs. Elsewhere batched")
+                            "pass for the cohort; 'auto' per request only on such CPUs. Elsewhere, and with the "
+                            "Triton kernels, batched")
     packed_weights: bool = Field(True, description="bf16 on a CPU: oneDNN packs the linear layers' weights once "
                                  "(engine/packed.py; the same bits as unpacked, faster at small batches)")
     runtime: Literal["auto", "torch", "onnxruntime"] = Field(
@@ -140,7 +141,8 @@ class EngineCore:
         block_pass = self.config.block_pass
         if block_pass == "auto":
             block_pass = "batched" if not self.exact or bf16_rows_are_batch_invariant() else "per_request"
-        self.block_alone = self.exact and block_pass == "per_request"
+        # the Triton kernels (a GPU's path, or their interpreter in tests) read the cohort's packed prefix
+        self.block_alone = self.exact and block_pass == "per_request" and self.backend == "torch"
         self.packed_layers = 0
         if self.exact:
             self.model = copy.deepcopy(self.model).to(torch.bfloat16)
