@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Literal
 
 import torch
+import torch.nn.functional as F
 from pydantic import BaseModel, Field
 
 from decider.engine.checkpoint import Checkpoint, load_checkpoint
@@ -65,6 +66,11 @@ class EngineConfig(BaseModel):
                             "an order that does (engine.device.bf16_rows_are_batch_invariant); 'batched' one "
                             "pass for the cohort; 'auto' per request only on such CPUs. Elsewhere, and with the "
                             "Triton kernels, batched")
+    prefix_pad: int = Field(32, ge=0, description="bf16 on a CPU: a request's prefix pass runs at its length "
+                            "rounded up to a multiple of this, the rest masked, so a few kernel shapes serve every "
+                            "length (oneDNN compiles a bf16 kernel for every new row count it meets, 2-3 ms a layer "
+                            "on AMX); the rounding depends on the request alone, so its bits stay its own. 0: its "
+                            "own length")
     packed_weights: bool = Field(True, description="bf16 on a CPU: oneDNN packs the linear layers' weights once "
                                  "(engine/packed.py; the same bits as unpacked, faster at small batches)")
     runtime: Literal["auto", "torch", "onnxruntime"] = Field(
@@ -289,12 +295,9 @@ class EngineCore:
         misses = [b for b, s in enumerate(states) if s.prefix is None]
         t0 = time.perf_counter()
         with self._autocast():
-            if self.exact:  # one pass per request at its own length
+            if self.exact:  # one pass per request, at a length that depends on it alone
                 for b in misses:
-                    n = len(states[b].enc.prefix_ids)
-                    states[b].prefix = self.model.prefix_forward(batch.ids[b:b + 1, :n], batch.valid[b:b + 1, :n],
-                                                                 batch.segments[b:b + 1, :n], batch.numbers[b:b + 1, :n],
-                                                                 batch.links[b:b + 1, :n])
+                    states[b].prefix = self._prefix_alone(batch, b, len(states[b].enc.prefix_ids))
                 # fp32 once here, not in every block pass: the block attention reads it in fp32
                 prefix = _stack([s.prefix for s in states], batch.valid, torch.float32)
                 prefix.exact = True
@@ -318,6 +321,18 @@ class EngineCore:
                 self.cache.put(s.key, s.prefix)
         return Cohort(states, self._attention_prefix(states, prefix), batch.positions, batch.slot_valid, choices,
                       [True] * len(states))
+
+    def _prefix_alone(self, batch: Batch, b: int, n: int) -> PrefixKV:
+        """Request b's prefix pass alone, its n tokens padded (masked) to the next multiple of
+        `prefix_pad`, and its K/V cut back to n."""
+        pad = self.config.prefix_pad
+        m = min(-(-n // pad) * pad, self.model.cfg.max_position) if pad else n
+        m = max(m, n)
+        rows = [F.pad(t[b:b + 1, :n], (0, m - n), value=fill)
+                for t, fill in ((batch.ids, self.tok.pad), (batch.valid, False), (batch.segments, 0),
+                                (batch.numbers, 0), (batch.links, 0))]
+        kv = self.model.prefix_forward(*rows)
+        return kv if m == n else _row(kv, 0, n)
 
     def _attention_prefix(self, states: list[RequestState], padded: PrefixKV):
         """The cohort's prefix K/V in the layout the block step's attention reads."""

@@ -9,6 +9,7 @@ import torch
 from decider.engine.core import build_engine
 from decider.engine.device import bf16_is_fast, bf16_rows_are_batch_invariant, serving_precision
 from decider.engine.packed import PackedLinear, pack_linears, packing_available
+from decider.engine.prefix_cache import prefix_key
 from decider.engine.request import as_request
 from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_sets
 
@@ -128,3 +129,37 @@ def test_the_packed_engine_fuses_query_key_value_and_keeps_the_separate_layers(t
     assert all(isinstance(layer.qkv, PackedLinear) for layer in core.model.layers)
     assert all(isinstance(layer.key, PackedLinear) for layer in core.model.layers)
     assert all(layer.qkv is None for layer in build_engine(tiny, precision="bf16", packed_weights=False).model.layers)
+
+
+def test_a_prefix_pass_padded_past_its_length_gives_the_same_keys_and_values(tiny):
+    """The bf16 CPU engine pads each prefix pass to a multiple of `prefix_pad` (masked): the real
+    tokens' K/V and option states must not read the padding (fp32 here, so only rounding differs)."""
+    from decider.engine.decode import Batch
+
+    core = build_engine(tiny, precision="fp32")
+    r = _requests(1)[0]
+    enc = core.tok.encode(r.context, r.to_questions())
+    b = Batch.collate([enc], core.tok.pad, core.n_classes)
+    n = len(enc.prefix_ids)
+    inputs = (b.ids, b.valid, b.segments, b.numbers, b.links)
+    padded = [torch.nn.functional.pad(t, (0, 19), value=v) for t, v in zip(inputs, (core.tok.pad, False, 0, 0, 0))]
+    with torch.no_grad():
+        own, long = tiny.model.prefix_forward(*inputs), tiny.model.prefix_forward(*padded)
+    for a, c in zip(own.k + own.v, long.k + long.v):
+        assert c.shape[2] == n + 19
+        torch.testing.assert_close(a, c[:, :, :n], atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("pad", [0, 1, 32])
+def test_bf16_prefix_padding_keeps_a_request_to_its_own_length_and_near_its_answers(tiny, pad):
+    requests = _requests(10)
+    engine = build_engine(tiny, precision="bf16", prefix_pad=pad)
+    ref = build_engine(tiny, precision="fp32").decide(requests)
+    got = engine.decide(requests)
+    worst = max(abs(x.confidence - y.confidence) for a, b in zip(ref, got) for x, y in zip(a.answers, b.answers)
+                if x.step == y.step == 1)
+    assert worst < 0.02, worst
+    for r in requests:  # what the cache keeps is the request's own K/V, not its padding
+        enc = engine.tok.encode(r.context, r.to_questions())
+        kv = engine.cache.get(prefix_key(enc.prefix_ids, enc.segments, enc.numbers, enc.links))
+        assert kv.k[0].shape[2] == kv.valid.shape[1] == len(enc.prefix_ids)
