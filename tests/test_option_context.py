@@ -123,3 +123,26 @@ def test_training_reaches_the_option_projection(tokenizer_path):
     loss, _, _ = batch_loss(model, batch, bf16=False)
     loss.backward()
     assert model.option_proj.weight.grad.abs().sum() > 0
+
+
+def test_a_fine_tune_can_train_the_option_projection_alone(tokenizer_path, tmp_path):
+    """`train_only`: the projection learns, every other weight keeps its bits (so a yes/no
+    question's path is exactly the init's); a prefix naming nothing is an error that lists names."""
+    from decider.engine.training.train import train
+
+    init = save_checkpoint(_model(tokenizer_path, proj_std=0.0), tmp_path / "init")
+    stage = Stage(max_links=1, examples=8, max_questions=4, mix={"contracts": 0.5, "reports": 0.5})
+    cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=10,
+                      option_context=True, train_only=["option_proj."], stages=[stage])
+    logs = []
+    trained = train(cfg, progress=False, log=logs.append).model.float()
+    before = load_checkpoint(init).model
+    assert any("training only option_proj." in m for m in logs)
+    assert trained.option_proj.weight.abs().sum() > 0
+    other = {n: p for n, p in before.state_dict().items() if not n.startswith("option_proj.")}
+    for n, p in trained.state_dict().items():
+        if n in other:
+            assert torch.equal(p, other[n]), n
+    with pytest.raises(ValueError, match="names no parameter.*option_proj"):
+        train(cfg.model_copy(update={"out": tmp_path / "bad", "train_only": ["no_such."]}), progress=False,
+              log=logs.append)

@@ -130,6 +130,9 @@ class TrainConfig(BaseModel):
     option_context: bool = Field(False, description="give a model without it options read in context "
                                  "(ModelConfig.option_context: an option's vector also carries the prefix's states "
                                  "of its own words), through a projection starting at zero")
+    train_only: list[str] | None = Field(None, description="train only the parameters whose names start with "
+                                         "one of these (e.g. [option_proj.]: a new part learns while the model "
+                                         "around it stays as it was); None = all but frozen word embeddings")
     link_bias_lr_scale: float = Field(100.0, gt=0, description="the question and number tokens' link biases are "
                                       "one scalar per head and layer: they learn at this multiple of the learning "
                                       "rate")
@@ -449,6 +452,14 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         teacher = load_checkpoint(cfg.teacher).model.float().to(resolve_device(cfg.device)).eval().requires_grad_(False)
         log(f"distilling {cfg.teacher} ({teacher.cfg.n_layers} layers) at weight {cfg.distill_weight}")
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
+    if cfg.train_only:
+        for n, p in model.named_parameters():
+            p.requires_grad_(n.startswith(tuple(cfg.train_only)))
+        if not any(p.requires_grad for p in model.parameters()):
+            raise ValueError(f"train_only {cfg.train_only} names no parameter of this model; its parameters start "
+                             f"with {sorted({n.split('.')[0] + '.' for n, _ in model.named_parameters()})}")
+        log(f"training only {', '.join(cfg.train_only)}: "
+            f"{sum(p.numel() for p in model.parameters() if p.requires_grad):,} parameters; the rest stays as it was")
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
     fresh = lambda n: (n.startswith(("number_proj.", "link_proj.", "option_proj."))  # noqa: E731
                        or ".rank_out." in n or ".compare_out." in n)
@@ -462,7 +473,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         groups.append({"params": numbers, "weight_decay": 0.0, "lr_scale": cfg.number_ranks_lr_scale})
     if links:
         groups.append({"params": links, "weight_decay": 0.0, "lr_scale": cfg.link_bias_lr_scale})
-    opt = torch.optim.AdamW(groups, lr=cfg.lr, betas=(0.9, 0.98))
+    opt = torch.optim.AdamW([g for g in groups if g["params"]], lr=cfg.lr, betas=(0.9, 0.98))
     state = _load_state(out, opt, params) if resume else {"step": 0, "examples": 0, "seconds": 0.0}
     total = sum(s.examples for s in cfg.stages)
     total_steps = math.ceil(total / cfg.batch_size)
