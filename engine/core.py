@@ -298,8 +298,10 @@ class EngineCore:
             if self.exact:  # one pass per request, at a length that depends on it alone
                 for b in misses:
                     states[b].prefix = self._prefix_alone(batch, b, len(states[b].enc.prefix_ids))
-                # fp32 once here, not in every block pass: the block attention reads it in fp32
-                prefix = _stack([s.prefix for s in states], batch.valid, torch.float32)
+                # fp32 once here, not in every block pass: the block attention reads it in fp32;
+                # passes request by request also get room after each prefix for the block's K/V
+                room = batch.positions.shape[1] if self.block_alone else 0
+                prefix = _stack([s.prefix for s in states], batch.valid, torch.float32, room)
                 prefix.exact = True
             elif len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
                 prefix = batch.prefix_forward(self.model)
@@ -395,8 +397,8 @@ class EngineCore:
             if not cohort.live[b]:
                 continue
             n, L = len(s.slots), len(s.enc.prefix_ids)
-            own = PrefixKV([k[b:b + 1, :, :L] for k in p.k], [v[b:b + 1, :, :L] for v in p.v], p.valid[b:b + 1, :L],
-                           exact=True)
+            own = PrefixKV([k[b:b + 1, :, :L + n] for k in p.k], [v[b:b + 1, :, :L + n] for v in p.v],
+                           p.valid[b:b + 1, :L], exact=True, tail=True)  # the block's K/V go in after the prefix's
             logits[b, :n] = self.model.block_forward(answers[b:b + 1, :n], cohort.positions[b:b + 1, :n],
                                                      cohort.slot_valid[b:b + 1, :n], own,
                                                      cohort.choices[b:b + 1, :n])[0]
@@ -517,19 +519,19 @@ def _row(kv: PrefixKV, b: int, n: int) -> PrefixKV:
                     kv.valid[b:b + 1, :n].clone(), states=None if kv.states is None else kv.states[b:b + 1, :n].clone())
 
 
-def _stack(kvs: list[PrefixKV], valid: torch.Tensor, dtype: torch.dtype | None = None) -> PrefixKV:
-    """Per-request (1, H, L_i, D) K/V padded into one (B, H, L, D) batch (in `dtype`, default theirs),
-    and their (1, L_i, dim) states into (B, L, dim) where the model keeps them."""
+def _stack(kvs: list[PrefixKV], valid: torch.Tensor, dtype: torch.dtype | None = None, room: int = 0) -> PrefixKV:
+    """Per-request (1, H, L_i, D) K/V padded into one (B, H, L + room, D) batch (in `dtype`, default
+    theirs), and their (1, L_i, dim) states into (B, L, dim) where the model keeps them."""
     B, L = valid.shape
-    def pad(ts, dim=2, dtype=dtype):
+    def pad(ts, dim=2, dtype=dtype, room=room):
         first = ts[0]
         shape = list(first.shape)
-        shape[0], shape[dim] = B, L
+        shape[0], shape[dim] = B, L + room
         out = first.new_zeros(shape, dtype=dtype or first.dtype)
         for b, t in enumerate(ts):
             out[b].narrow(dim - 1, 0, t.shape[dim]).copy_(t[0])
         return out
     n = len(kvs[0].k)
-    states = None if kvs[0].states is None else pad([kv.states for kv in kvs], 1, None)
+    states = None if kvs[0].states is None else pad([kv.states for kv in kvs], 1, None, 0)
     return PrefixKV([pad([kv.k[i] for kv in kvs]) for i in range(n)],
                     [pad([kv.v[i] for kv in kvs]) for i in range(n)], valid, states=states)

@@ -349,6 +349,10 @@ class PrefixKV:
     exact: bool = False
     repeats: int = 1       # blocks per prefix: block row r * B + b reads prefix b (`shared`)
     states: torch.Tensor | None = None  # (B, L, dim) fp32: the last layer's input through option_proj
+    # batch 1, exact: k and v run on past the prefix's `valid` length into rows the block pass may
+    # use: it writes the block's own keys and values there and attends over both in one call,
+    # where it would otherwise copy the whole prefix to join them (every layer, every pass)
+    tail: bool = False
 
     def select(self, index: torch.Tensor) -> PrefixKV:
         """Rows `index` of the batch (repeats allowed): one prefix serving many blocks."""
@@ -482,17 +486,17 @@ class Layer(nn.Module):
         return linked @ v.float(), ranked, compared
 
     def block(self, x, prefix_k, prefix_v, slot_valid, prefix_valid=None, cu_seqlens=None, max_len=None,
-              lengths=None, repeats: int = 1):
+              lengths=None, repeats: int = 1, tail: bool = False):
         """Block slots x (B, S, dim) attend to their cached prefix and to each other, through
         kernels.dispatch: prefix K/V padded (B / repeats, H, L, D) with prefix_valid on the torch
-        path (request by request at `lengths` when given; `repeats`: PrefixKV.shared), packed
-        (N, H, D) with cu_seqlens (B + 1,) on the Triton path."""
+        path (request by request at `lengths` when given; `repeats`: PrefixKV.shared; `tail`:
+        PrefixKV.tail), packed (N, H, D) with cu_seqlens (B + 1,) on the Triton path."""
         B, S, _ = x.shape
         q, k, v = (t.view(B, S, self.n_heads, self.head_dim) for t in self._project(x))  # (B, S, H, D)
         if cu_seqlens is None:  # torch: fp32 attention even under autocast (see the module docstring)
             with torch.autocast(x.device.type, enabled=False):
                 a = dispatch.block_attention(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid=prefix_valid,
-                                             lengths=lengths, repeats=repeats)
+                                             lengths=lengths, repeats=repeats, tail=tail)
         else:
             dt = q.dtype
             a = dispatch.block_attention(q, k.to(dt), v.to(dt), slot_valid, prefix_k.to(dt), prefix_v.to(dt),
@@ -773,11 +777,13 @@ class BlockDiffusionModel(nn.Module):
         packed = isinstance(prefix, PackedPrefixKV)  # the Triton path's layout (see decider.kernels.dispatch)
         exact = not packed and prefix.exact  # Triton's kernel reads each request at its own length anyway
         lengths = (prefix.valid.sum(1).tolist(), slot_valid.sum(1).tolist()) if exact else None
+        tail = exact and prefix.tail
         for layer, k, v in zip(self.layers, prefix.k, prefix.v):
             if packed:
                 x = layer.block(x, k, v, slot_valid, cu_seqlens=prefix.cu_seqlens, max_len=prefix.max_len)
             else:
-                x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid, lengths=lengths, repeats=prefix.repeats)
+                x = layer.block(x, k, v, slot_valid, prefix_valid=prefix.valid, lengths=lengths, repeats=prefix.repeats,
+                                tail=tail)
         return self._head(x, choices)
 
     def full_forward(self, ids, valid, segments, answers, positions, slot_valid, choices, numbers=None,

@@ -42,17 +42,18 @@ def commit(logits, allowed, open_, threshold, temperature, backend: str = "torch
 
 
 def block_attention(q, k, v, slot_valid, prefix_k, prefix_v, *, prefix_valid=None, lengths=None, cu_seqlens=None,
-                    max_prefix_len=None, repeats: int = 1, backend: str = "torch"):
+                    max_prefix_len=None, repeats: int = 1, tail: bool = False, backend: str = "torch"):
     """Block slots q, k, v (B, S, H|Hkv, D) over each request's prefix and the block itself
     -> (B, S, H, D). The prefix layout follows the backend: torch reads it padded
     (B, Hkv, L, D) with `prefix_valid` (B, L) (block_attention/naive.py); Triton reads it
     packed (N, Hkv, D) with `cu_seqlens` (B + 1,) (block_attention/triton.py). `lengths`
     (torch only): attend request by request at exact lengths (batch-invariant bits). `repeats`
-    (torch only): `repeats` blocks per padded prefix, block row r * B + b on prefix b."""
+    (torch only): `repeats` blocks per padded prefix, block row r * B + b on prefix b. `tail`
+    (torch, batch 1 with `lengths`): the prefix K/V run on into rows free for the block's own."""
     if backend == "triton":
         if repeats != 1:
             raise ValueError("the Triton block attention reads one block per prefix; repeat the prefix instead")
         from decider.kernels.block_attention.triton import block_attention as kernel
         return kernel(q, k, v, slot_valid, prefix_k, prefix_v, cu_seqlens, max_prefix_len)
     from decider.kernels.block_attention.naive import block_attention as reference
-    return reference(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid, lengths, repeats)
+    return reference(q, k, v, slot_valid, prefix_k, prefix_v, prefix_valid, lengths, repeats, tail)

@@ -87,3 +87,23 @@ def test_splits_fill_a_gpu_when_the_batch_is_small():
 def test_bad_arguments_are_named(bad, match):
     with pytest.raises(ValueError, match=match):
         block_attention(*bad(inputs([4], 2)))
+
+
+@pytest.mark.parametrize("group", [1, 3])
+def test_a_block_attending_in_its_prefixs_tail_has_the_bits_of_joined_keys(group):
+    """The CPU engine's per-request block pass writes the block's K/V into room after the prefix's
+    (PrefixKV.tail) instead of joining copies: the same SDPA over the same values, so the same bits;
+    the rows past the block stay as they were."""
+    torch.manual_seed(0)
+    H, D, L, S = 6, 16, 37, 5
+    q = torch.randn(1, S, H, D).bfloat16()
+    k, v = (torch.randn(1, S, H // group, D).bfloat16() for _ in range(2))
+    pk, pv = (torch.randn(1, H // group, L, D) for _ in range(2))
+    joined = padded_reference(q, k, v, torch.ones(1, S, dtype=torch.bool), pk, pv, torch.ones(1, L, dtype=torch.bool),
+                              lengths=([L], [S]))
+    room_k, room_v = (torch.cat([t, torch.full((1, H // group, S + 3, D), 7.0)], 2) for t in (pk, pv))
+    got = padded_reference(q, k, v, None, room_k, room_v, None, lengths=([L], [S]), tail=True)
+    assert torch.equal(got, joined)
+    assert torch.equal(room_k[:, :, L:L + S], k.float().transpose(1, 2)) and (room_k[:, :, L + S:] == 7).all()
+    with pytest.raises(ValueError, match="free rows"):
+        padded_reference(q, k, v, None, pk, pv, None, lengths=([L], [S]), tail=True)

@@ -18,7 +18,8 @@ import torch.nn.functional as F
 
 def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_valid: torch.Tensor,
                     prefix_k: torch.Tensor, prefix_v: torch.Tensor, prefix_valid: torch.Tensor,
-                    lengths: tuple[list[int], list[int]] | None = None, repeats: int = 1) -> torch.Tensor:
+                    lengths: tuple[list[int], list[int]] | None = None, repeats: int = 1,
+                    tail: bool = False) -> torch.Tensor:
     """q (B, S, H, D); k, v (B, S, Hkv, D); slot_valid (B, S) bool; prefix_k, prefix_v (B, Hkv, L, D)
     padded; prefix_valid (B, L) bool. Returns (B, S, H, D) in fp32 (computed in fp32).
 
@@ -29,7 +30,12 @@ def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_vali
     `lengths` (prefix lengths, slot counts): attend request by request over exactly its own
     keys, so that a request's bits never depend on the padding its batch needs (the reductions
     over a padded length sum in another order: ~1e-7 in fp32, which bf16 rounding can turn into
-    a different answer). Without it the batch is one padded computation."""
+    a different answer). Without it the batch is one padded computation.
+
+    `tail` (batch 1, with `lengths`): prefix_k and prefix_v (1, Hkv, >= L + S, D) in fp32 run on
+    past the prefix's L rows into rows nothing else reads: the block's keys and values are written
+    there and one SDPA call reads both, the bits of joining them (_attend_all) without copying
+    the prefix."""
     if repeats > 1:
         if lengths is not None:
             raise ValueError("block attention over shared prefixes reads a padded batch; pass no lengths")
@@ -38,6 +44,8 @@ def block_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, slot_vali
         keys_valid = torch.cat([prefix_valid.bool(), slot_valid.bool()], 1)  # (B, L + S)
         return _attend(q, k, v, prefix_k, prefix_v, keys_valid)
     B, S, H, D = q.shape
+    if tail:
+        return _attend_in_tail(q, k, v, prefix_k, prefix_v, lengths[0][0])
     if B == 1 and lengths[0][0] == prefix_k.shape[2] and lengths[1][0] == S:  # nothing to cut (batch 1)
         return _attend_all(q, k, v, prefix_k, prefix_v)
     out = q.new_zeros(B, S, H, D, dtype=torch.float32)
@@ -70,6 +78,19 @@ def _attend_all(q, k, v, prefix_k, prefix_v) -> torch.Tensor:
     keys = torch.cat([prefix_k.float(), k.float().transpose(1, 2)], 2)    # (B, Hkv, L + S, D)
     values = torch.cat([prefix_v.float(), v.float().transpose(1, 2)], 2)
     out = F.scaled_dot_product_attention(q.float().transpose(1, 2), keys, values, enable_gqa=group > 1)
+    return out.transpose(1, 2)                                              # (B, S, H, D)
+
+
+def _attend_in_tail(q, k, v, prefix_k, prefix_v, n: int) -> torch.Tensor:
+    """_attend_all of a request whose n-row prefix K/V have room after them for the block's."""
+    B, S = q.shape[:2]
+    if B != 1 or prefix_k.shape[2] < n + S or prefix_k.dtype != torch.float32:
+        raise ValueError(f"block attention in the prefix's tail needs one request whose fp32 K/V have {S} free rows "
+                         f"after its {n}; got {tuple(prefix_k.shape)} {prefix_k.dtype} for {B} request(s)")
+    keys, values = prefix_k[:, :, :n + S], prefix_v[:, :, :n + S]
+    keys[:, :, n:].copy_(k.transpose(1, 2))
+    values[:, :, n:].copy_(v.transpose(1, 2))
+    out = F.scaled_dot_product_attention(q.float().transpose(1, 2), keys, values, enable_gqa=q.shape[2] > k.shape[2])
     return out.transpose(1, 2)                                              # (B, S, H, D)
 
 
