@@ -11,6 +11,7 @@ import asyncio
 import logging
 import signal
 import sys
+import time
 
 import grpc
 import structlog
@@ -145,8 +146,10 @@ class DeciderServer:
                                 prefix_cache_bytes=s.prefix_cache_mb * 2**20)
             if s.self_test:
                 self_test(core)
-            elif s.warmup:
-                core.decide([SELF_TEST])
+            if s.warmup:
+                t0 = time.perf_counter()
+                n = core.warm_up()
+                log.info("warmed up", requests=n, seconds=round(time.perf_counter() - t0, 2))
             return core
 
         self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step, max_wait_s=s.max_queue_wait_s or None,

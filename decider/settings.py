@@ -59,7 +59,9 @@ class ServerSettings(BaseSettings):
     max_connection_age_s: float = Field(300.0, gt=0, description="connections are closed (gracefully) after "
                                         "this long, so clients re-resolve DNS and spread over new replicas")
     log_level: str = Field("info", description="debug, info, warning or error")
-    warmup: bool = Field(True, description="run one request through the model before reporting SERVING")
+    warmup: bool = Field(True, description="before reporting SERVING, decide requests of every shape the engine's "
+                                           "passes meet (bf16 on a CPU: each padded prompt length and question "
+                                           "count), so that no request waits while a kernel is built")
     self_test: bool = Field(True, description="before SERVING, check that the model answers a request about "
                                               "stated facts right; refuse to start if not")
 

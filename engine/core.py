@@ -44,8 +44,8 @@ from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.engine import onnx_passes
 from decider.engine.packed import fuse_qkv, pack_linears
 from decider.engine.prefix_cache import PrefixCache, prefix_key
-from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, SlotAnswer, Timings,
-                                    answer_classes, joint)
+from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, Question, SlotAnswer,
+                                    Timings, answer_classes, joint)
 from decider.engine.tokenizer import EncodedRequest
 from decider.kernels import dispatch
 
@@ -253,6 +253,28 @@ class EngineCore:
             for r in self.step():
                 done[r.request_id] = r
         return [done[i] for i in ids]
+
+    def warm_up(self) -> int:
+        """Decide requests of every shape this engine's passes can meet, so that the CPU's kernels
+        for them are built now (at start-up), never on a request: on a bf16 CPU engine whose
+        prefix passes are padded (`prefix_pad`), one request per padded length and one per
+        question count (each count is a block pass shape); elsewhere one request. The prefix
+        cache is left as it was. Returns how many requests ran."""
+        most = len(WARM_UP_QUESTIONS)
+        requests = [_warm_up_request(self.tok, 1, self.tok.max_length, most)]
+        pad = self.config.prefix_pad
+        if self.exact and pad:
+            requests = [_warm_up_request(self.tok, 1, self.tok.max_length, n) for n in range(1, most)]
+            for m in range(pad, self.tok.max_length + pad, pad):  # as many questions as the length holds
+                r = next(filter(None, (_warm_up_request(self.tok, m - pad + 1, m, n) for n in range(most, 0, -1))),
+                         None)
+                requests += [r] if r else []
+        cache, self.cache = self.cache, PrefixCache(0)
+        try:
+            self.decide(requests)
+        finally:
+            self.cache = cache
+        return len(requests)
 
     # -- 1. admission: prefix passes, bucketed by length
     def _admit(self, finished: list[DecisionResult]) -> None:
@@ -496,6 +518,39 @@ def build_engine(checkpoint: str | Path | Checkpoint | None = None, *, device: s
     The server, batch mode, the CLI and the eval all build theirs here."""
     ckpt = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint, device=resolve_device(device))
     return EngineCore(ckpt, EngineConfig(precision=precision, **settings))
+
+
+WARM_UP_TEXT = ("TT-101 reads 131.5 °C against a high-temperature trip set at 128 °C; when K-101 trips, K-102 "
+                "starts and line 3 goes to MANUAL. Pump P-7B feeds tank T-4, which is full at 92 %. Clause 9: either "
+                "party may end this agreement on 60 days' written notice, subject to clause 4.2. ")
+WARM_UP_QUESTIONS = [
+    {"id": f"q{i}", "text": text, "type": "boolean"} if not options else
+    {"id": f"q{i}", "text": text, "type": "categorical", "options": options}
+    for i, (text, options) in enumerate([
+        ("Has K-101 tripped?", None), ("What mode is line 3 in?", ["AUTO", "MANUAL", "CASCADE"]),
+        ("Is TT-101 over its trip?", None), ("Which pump feeds T-4?", ["P-7A", "P-7B"]),
+        ("Is tank T-4 full?", None), ("How much notice ends the agreement?", ["30 days", "60 days", "none"]),
+        ("Is K-102 running?", None), ("Which clause limits clause 9?", ["clause 4.2", "clause 7", "none", "both"])])]
+
+
+def _questions(specs: list[dict]) -> list[Question]:
+    return [Question(q["id"], q["text"], q["type"], tuple(q.get("options", ()))) for q in specs]
+
+
+def _warm_up_request(tok, shortest: int, longest: int, n_questions: int) -> dict | None:
+    """A request of the first `n_questions` warm-up questions whose prefix has `shortest` to
+    `longest` tokens, its context cut from WARM_UP_TEXT repeated; None where none has."""
+    specs = WARM_UP_QUESTIONS[:n_questions]
+    words = (WARM_UP_TEXT * 12).split()
+    def length(k: int) -> int:  # grows with k; the window caps it (truncate)
+        return len(tok.encode(" ".join(words[:k]), _questions(specs), truncate=True).prefix_ids)
+    lo, hi = 1, len(words)  # the fewest words whose prefix reaches `shortest`
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (mid + 1, hi) if length(mid) < shortest else (lo, mid)
+    if not shortest <= length(lo) <= longest:
+        return None
+    return {"context": " ".join(words[:lo]), "questions": specs, "options": {"truncate": True}}
 
 
 def _best(dist: list[float], slot: Slot) -> tuple[int, float]:

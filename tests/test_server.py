@@ -89,6 +89,31 @@ def test_precision_is_a_setting_and_the_server_warms_up_in_it():
         assert c.decide_request(example_pb()).answers
 
 
+def test_warm_up_builds_the_kernels_of_every_prompt_length_before_serving(capfd):
+    """bf16 on a CPU: before SERVING the engine decides a request at every padded prompt length
+    and question count (EngineCore.warm_up), so that requests of lengths it never saw find their
+    oneDNN kernels built: oneDNN's own log shows kernels found in its cache, none built."""
+    import torch
+
+    from decider.convert import pb_from_json
+    from decider.engine.device import bf16_is_fast
+    from decider.engine.training.corpus import V2_MIX
+    from decider.engine.training.dataset import to_record
+
+    if not bf16_is_fast("cpu"):
+        pytest.skip("bf16 is emulated on this CPU: the engine serves fp32 here")
+    sets = make_sets(CorpusSpec(split="test", mix=V2_MIX), 6) + make_sets(CorpusSpec(split="test", max_questions=2), 3)
+    with ServerThread(warmup=True, precision="bf16") as srv, DeciderClient(srv.target) as c:
+        capfd.readouterr()
+        with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON_CREATION):
+            for s in sets:
+                assert c.decide_request(pb_from_json(to_record(s))).answers
+        log = capfd.readouterr().out
+    assert "create:cache_hit" in log  # the log is on: kernels were asked for and found
+    missed = [line for line in log.splitlines() if "create:cache_miss" in line]
+    assert not missed, missed[:3]
+
+
 class Interlock(BaseModel):
     pump_running: bool = Field(description="Is pump 3 running?")
     valve_open: bool = Field(description="Is valve 7 open?")
