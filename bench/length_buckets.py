@@ -8,8 +8,8 @@ oneDNN compiles a bf16 kernel for every row count it meets and keeps a bounded n
 (ONEDNN_PRIMITIVE_CACHE_CAPACITY): a prefix pass at a length it has not met recently pays the
 compile in every linear layer. This bench decides `--sets` v2 test sets one at a time, each
 once (traffic where no two requests have the same length, as a robot or a review pipeline
-sends it), after warming the engine on as many v2 validation sets (a server that has been
-serving), and reports p50 / p99 / mean; then one ~100-token and one ~240-token request
+sends it), after the engine's start-up warm-up (EngineCore.warm_up, as `decider serve` runs it)
+and as many v2 validation sets (a server that has been serving), and reports p50 / p99 / mean; then one ~100-token and one ~240-token request
 repeated (what bench/edge_latency.py times: the cost of the padding itself), the process's
 resident memory after the warm-up and at the end, and how many answers equal those of the
 first configuration. Each configuration (prefix_pad x cache capacity) runs in a process of its
@@ -30,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 
+from decider.cli import ONEDNN_CACHE
+
 
 def rss_mb() -> float:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -46,6 +48,7 @@ def child(pad: int, sets: int, checkpoint: str | None) -> dict:
     from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_sets
 
     engine = build_engine(checkpoint, prefix_cache_bytes=0, prefix_pad=pad)
+    engine.warm_up()  # as `decider serve` does before SERVING
     def req(s):
         return as_request(s.context, s.questions)
     warm = [req(s) for s in make_sets(CorpusSpec(split="validation", mix=V2_MIX), sets)]
@@ -91,7 +94,8 @@ def main() -> int:
     p.add_argument("--sets", type=int, default=60)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--pads", type=int, nargs="+", default=[0, 32, 64])
-    p.add_argument("--caches", type=int, nargs="+", default=[32, 256], help="ONEDNN_PRIMITIVE_CACHE_CAPACITY")
+    p.add_argument("--caches", type=int, nargs="+", default=[32, int(ONEDNN_CACHE)],
+                   help="ONEDNN_PRIMITIVE_CACHE_CAPACITY values")
     p.add_argument("--checkpoint", help="checkpoint folder (default: the shipped decider-small)")
     p.add_argument("--json", type=Path)
     p.add_argument("--markdown", action="store_true")

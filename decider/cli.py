@@ -427,9 +427,12 @@ def build_parser() -> argparse.ArgumentParser:
 # docs/BENCHMARKS.md). The engine now packs its weights once (engine/packed.py), and a batch-1
 # decision touches about 12 shapes (six weight shapes at the prompt's length and at the block's):
 # 8 recompiled on every call (bench/edge_latency.py on an AMD EPYC: 248-token p50 77 ms with 8,
-# 53 ms with 32; docs/BENCHMARKS.md).
+# 53 ms with 32; docs/BENCHMARKS.md). Prefix passes now run at lengths padded to multiples of 32
+# (EngineConfig.prefix_pad), and the server builds every shape at start-up (EngineCore.warm_up):
+# 16 lengths and 8 block sizes of about 7 weight shapes, 150 or so, all of which must stay cached
+# for no request to pay for building one (bench/length_buckets.py).
 # A caller's own setting wins.
-ONEDNN_CACHE = "32"
+ONEDNN_CACHE = "256"
 
 
 def main(argv: list[str] | None = None) -> int:
