@@ -68,8 +68,8 @@ class EngineConfig(BaseModel):
                             "Triton kernels, batched")
     prefix_pad: int = Field(32, ge=0, description="bf16 on a CPU: a request's prefix pass runs at its length "
                             "rounded up to a multiple of this, the rest masked, so a few kernel shapes serve every "
-                            "length (oneDNN compiles a bf16 kernel for every new row count it meets, 2-3 ms a layer "
-                            "on AMX); the rounding depends on the request alone, so its bits stay its own. 0: its "
+                            "length (oneDNN builds a bf16 kernel for every new row count it meets, 0.7 ms a layer "
+                            "on an Intel AMX CPU: docs/BENCHMARKS.md); the rounding depends on the request alone, so its bits stay its own. 0: its "
                             "own length")
     packed_weights: bool = Field(True, description="bf16 on a CPU: oneDNN packs the linear layers' weights once "
                                  "(engine/packed.py; the same bits as unpacked, faster at small batches)")
