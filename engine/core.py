@@ -542,15 +542,18 @@ def _warm_up_request(tok, shortest: int, longest: int, n_questions: int) -> dict
     `longest` tokens, its context cut from WARM_UP_TEXT repeated; None where none has."""
     specs = WARM_UP_QUESTIONS[:n_questions]
     words = (WARM_UP_TEXT * 12).split()
-    def length(k: int) -> int:  # grows with k; the window caps it (truncate)
+    def length(k: int) -> int:  # grows with k by about the same step per word; the window caps it
         return len(tok.encode(" ".join(words[:k]), _questions(specs), truncate=True).prefix_ids)
-    lo, hi = 1, len(words)  # the fewest words whose prefix reaches `shortest`
-    while lo < hi:
-        mid = (lo + hi) // 2
-        lo, hi = (mid + 1, hi) if length(mid) < shortest else (lo, mid)
-    if not shortest <= length(lo) <= longest:
+    base, step = length(1), (length(101) - length(1)) / 100
+    if base > longest:
         return None
-    return {"context": " ".join(words[:lo]), "questions": specs, "options": {"truncate": True}}
+    k = 1
+    for _ in range(8):  # secant steps towards the middle of the range (one or two encodes)
+        n = length(k)
+        if shortest <= n <= longest:
+            return {"context": " ".join(words[:k]), "questions": specs, "options": {"truncate": True}}
+        k = min(max(1, k + round(((shortest + longest) / 2 - n) / step)), len(words))
+    return None
 
 
 def _best(dist: list[float], slot: Slot) -> tuple[int, float]:
