@@ -103,7 +103,7 @@ def test_warm_up_builds_the_kernels_of_every_prompt_length_before_serving(capfd)
     if not bf16_is_fast("cpu"):
         pytest.skip("bf16 is emulated on this CPU: the engine serves fp32 here")
     sets = make_sets(CorpusSpec(split="test", mix=V2_MIX), 6) + make_sets(CorpusSpec(split="test", max_questions=2), 3)
-    with ServerThread(warmup=True, precision="bf16") as srv, DeciderClient(srv.target) as c:
+    with ServerThread(warmup=True, precision="bf16") as srv, DeciderClient(srv.target, timeout=120) as c:
         capfd.readouterr()
         with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON_CREATION):
             for s in sets:
