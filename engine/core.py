@@ -149,6 +149,7 @@ class EngineCore:
             block_pass = "batched" if not self.exact or bf16_rows_are_batch_invariant() else "per_request"
         # the Triton kernels (a GPU's path, or their interpreter in tests) read the cohort's packed prefix
         self.block_alone = self.exact and block_pass == "per_request" and self.backend == "torch"
+        self.tail = self.block_alone and getattr(self.model, "prefix_tail", False)  # PrefixKV.tail
         self.packed_layers = 0
         if self.exact:
             self.model = copy.deepcopy(self.model).to(torch.bfloat16)
@@ -257,21 +258,24 @@ class EngineCore:
     def warm_up(self) -> int:
         """Decide requests of every shape this engine's passes can meet, so that the CPU's kernels
         for them are built now (at start-up), never on a request: on a bf16 CPU engine whose
-        prefix passes are padded (`prefix_pad`), one request per padded length and one per
-        question count (each count is a block pass shape); elsewhere one request. The prefix
-        cache is left as it was. Returns how many requests ran."""
+        prefix passes are padded (`prefix_pad`) and whose window is at most WARM_UP_WINDOW tokens
+        (decider-small's 512: 16 lengths), one request per padded length and one per question
+        count (each count is a block pass shape); elsewhere one request. The prefix cache is
+        left as it was. Returns how many requests ran."""
         most = len(WARM_UP_QUESTIONS)
         requests = [_warm_up_request(self.tok, 1, self.tok.max_length, most)]
         pad = self.config.prefix_pad
-        if self.exact and pad:
+        if self.exact and pad and self.tok.max_length <= WARM_UP_WINDOW:
             requests = [_warm_up_request(self.tok, 1, self.tok.max_length, n) for n in range(1, most)]
             for m in range(pad, self.tok.max_length + pad, pad):  # as many questions as the length holds
                 r = next(filter(None, (_warm_up_request(self.tok, m - pad + 1, m, n) for n in range(most, 0, -1))),
                          None)
                 requests += [r] if r else []
+        requests = [r for r in requests if r]
         cache, self.cache = self.cache, PrefixCache(0)
         try:
-            self.decide(requests)
+            if requests:
+                self.decide(requests)
         finally:
             self.cache = cache
         return len(requests)
@@ -322,7 +326,7 @@ class EngineCore:
                     states[b].prefix = self._prefix_alone(batch, b, len(states[b].enc.prefix_ids))
                 # fp32 once here, not in every block pass: the block attention reads it in fp32;
                 # passes request by request also get room after each prefix for the block's K/V
-                room = batch.positions.shape[1] if self.block_alone else 0
+                room = batch.positions.shape[1] if self.tail else 0
                 prefix = _stack([s.prefix for s in states], batch.valid, torch.float32, room)
                 prefix.exact = True
             elif len(misses) == len(states):  # all fresh: the pass output is the cohort's buffer
@@ -419,8 +423,9 @@ class EngineCore:
             if not cohort.live[b]:
                 continue
             n, L = len(s.slots), len(s.enc.prefix_ids)
-            own = PrefixKV([k[b:b + 1, :, :L + n] for k in p.k], [v[b:b + 1, :, :L + n] for v in p.v],
-                           p.valid[b:b + 1, :L], exact=True, tail=True)  # the block's K/V go in after the prefix's
+            room = n if self.tail else 0  # the block's K/V go in after the prefix's
+            own = PrefixKV([k[b:b + 1, :, :L + room] for k in p.k], [v[b:b + 1, :, :L + room] for v in p.v],
+                           p.valid[b:b + 1, :L], exact=True, tail=self.tail)
             logits[b, :n] = self.model.block_forward(answers[b:b + 1, :n], cohort.positions[b:b + 1, :n],
                                                      cohort.slot_valid[b:b + 1, :n], own,
                                                      cohort.choices[b:b + 1, :n])[0]
@@ -520,6 +525,7 @@ def build_engine(checkpoint: str | Path | Checkpoint | None = None, *, device: s
     return EngineCore(ckpt, EngineConfig(precision=precision, **settings))
 
 
+WARM_UP_WINDOW = 1024  # a longer window (a diffusion LM's) would take a request per padded length of it
 WARM_UP_TEXT = ("TT-101 reads 131.5 °C against a high-temperature trip set at 128 °C; when K-101 trips, K-102 "
                 "starts and line 3 goes to MANUAL. Pump P-7B feeds tank T-4, which is full at 92 %. Clause 9: either "
                 "party may end this agreement on 60 days' written notice, subject to clause 4.2. ")
@@ -542,16 +548,19 @@ def _warm_up_request(tok, shortest: int, longest: int, n_questions: int) -> dict
     `longest` tokens, its context cut from WARM_UP_TEXT repeated; None where none has."""
     specs = WARM_UP_QUESTIONS[:n_questions]
     words = (WARM_UP_TEXT * 12).split()
-    def length(k: int) -> int:  # grows with k by about the same step per word; the window caps it
-        return len(tok.encode(" ".join(words[:k]), _questions(specs), truncate=True).prefix_ids)
-    base, step = length(1), (length(101) - length(1)) / 100
-    if base > longest:
-        return None
-    k = 1
+    def length(k: int) -> int:  # grows with k by about the same step per word
+        try:
+            return len(tok.encode(" ".join(words[:k]), _questions(specs), truncate=True).prefix_ids)
+        except DecisionInputError:  # over a window that truncate does not cut (a diffusion LM's)
+            return 10**9
+    k, step = 1, None
     for _ in range(8):  # secant steps towards the middle of the range (one or two encodes)
         n = length(k)
         if shortest <= n <= longest:
             return {"context": " ".join(words[:k]), "questions": specs, "options": {"truncate": True}}
+        if k == 1 and n > longest:
+            return None
+        step = step or max((length(21) - length(1)) / 20, 1.0)
         k = min(max(1, k + round(((shortest + longest) / 2 - n) / step)), len(words))
     return None
 

@@ -514,6 +514,8 @@ class Layer(nn.Module):
 class BlockDiffusionModel(nn.Module):
     """Config, prefix forward, block forward: the interface every model family provides."""
 
+    prefix_tail = True  # its block pass can attend in room after the prefix's K/V (PrefixKV.tail)
+
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.cfg = cfg

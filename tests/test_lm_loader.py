@@ -192,3 +192,14 @@ def test_the_triton_block_attention_decides_as_the_torch_path(tmp_path, monkeypa
     for a, b in zip(plain, kernel):
         assert [(x.index, x.step) for x in a.answers] == [(x.index, x.step) for x in b.answers]
         assert max(abs(x.confidence - y.confidence) for x, y in zip(a.answers, b.answers)) < 1e-4
+
+
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_a_diffusion_lm_engine_warms_up_with_one_request(tmp_path, precision):
+    """The server's warm-up (EngineCore.warm_up) on a diffusion LM: its window (2,048 tokens here)
+    is too long for a request per padded length, so one request runs, and the engine still serves."""
+    ckpt = load_checkpoint(hf_folder(tmp_path))
+    core = build_engine(ckpt, precision=precision)
+    assert core.warm_up() == 1
+    (s,) = make_sets(CorpusSpec(split="test", mix=V2_MIX), 1)
+    assert core.decide([as_request(s.context, s.questions)])[0].answers
