@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/serve_speed.py --json docs/eval/serve_speed.json --markdown
 	$(BIN)/python bench/openmp_pools.py
 	$(BIN)/python bench/edge_latency.py --json docs/eval/edge_latency.json --markdown
+	$(BIN)/python bench/length_buckets.py --json docs/eval/length_buckets.json --markdown
 	$(BIN)/python bench/train_speed.py --json docs/eval/train_speed.json
 	$(BIN)/python bench/batch_speed.py --sets 1000 --loop 100 --json docs/eval/batch_speed_quick.json --markdown
 	@if [ -f $(TWIN)/model.safetensors ]; then \
