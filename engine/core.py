@@ -45,7 +45,7 @@ from decider.engine import onnx_passes
 from decider.engine.packed import fuse_qkv, pack_linears
 from decider.engine.prefix_cache import PrefixCache, prefix_key
 from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, Question, SlotAnswer,
-                                    Timings, answer_classes, joint)
+                                    Timings, answer_classes, as_request, joint)
 from decider.engine.tokenizer import EncodedRequest
 from decider.kernels import dispatch
 
@@ -69,8 +69,8 @@ class EngineConfig(BaseModel):
     prefix_pad: int = Field(32, ge=0, description="bf16 on a CPU: a request's prefix pass runs at its length "
                             "rounded up to a multiple of this, the rest masked, so a few kernel shapes serve every "
                             "length (oneDNN builds a bf16 kernel for every new row count it meets, 0.7 ms a layer "
-                            "on an Intel AMX CPU: docs/BENCHMARKS.md); the rounding depends on the request alone, so its bits stay its own. 0: its "
-                            "own length")
+                            "on an Intel AMX CPU: docs/BENCHMARKS.md); the rounding depends on the request alone, "
+                            "so its bits stay its own. 0: its own length")
     packed_weights: bool = Field(True, description="bf16 on a CPU: oneDNN packs the linear layers' weights once "
                                  "(engine/packed.py; the same bits as unpacked, faster at small batches)")
     runtime: Literal["auto", "torch", "onnxruntime"] = Field(
@@ -262,15 +262,14 @@ class EngineCore:
         (decider-small's 512: 16 lengths), one request per padded length and one per question
         count (each count is a block pass shape); elsewhere one request. The prefix cache is
         left as it was. Returns how many requests ran."""
-        most = len(WARM_UP_QUESTIONS)
-        requests = [_warm_up_request(self.tok, 1, self.tok.max_length, most)]
-        pad = self.config.prefix_pad
-        if self.exact and pad and self.tok.max_length <= WARM_UP_WINDOW:
-            requests = [_warm_up_request(self.tok, 1, self.tok.max_length, n) for n in range(1, most)]
-            for m in range(pad, self.tok.max_length + pad, pad):  # as many questions as the length holds
-                r = next(filter(None, (_warm_up_request(self.tok, m - pad + 1, m, n) for n in range(most, 0, -1))),
-                         None)
-                requests += [r] if r else []
+        most, pad, window = len(WARM_UP_QUESTIONS), self.config.prefix_pad, self.tok.max_length
+        if self.exact and pad and window <= WARM_UP_WINDOW:
+            requests = [_warm_up_request(self.tok, 1, window, n) for n in range(1, most)]
+            for m in range(pad, window + pad, pad):  # as many questions as the length holds
+                requests.append(next(filter(None, (_warm_up_request(self.tok, m - pad + 1, m, n)
+                                                   for n in range(most, 0, -1))), None))
+        else:
+            requests = [_warm_up_request(self.tok, 1, window, most)]
         requests = [r for r in requests if r]
         cache, self.cache = self.cache, PrefixCache(0)
         try:
@@ -529,35 +528,32 @@ WARM_UP_WINDOW = 1024  # a longer window (a diffusion LM's) would take a request
 WARM_UP_TEXT = ("TT-101 reads 131.5 °C against a high-temperature trip set at 128 °C; when K-101 trips, K-102 "
                 "starts and line 3 goes to MANUAL. Pump P-7B feeds tank T-4, which is full at 92 %. Clause 9: either "
                 "party may end this agreement on 60 days' written notice, subject to clause 4.2. ")
-WARM_UP_QUESTIONS = [
-    {"id": f"q{i}", "text": text, "type": "boolean"} if not options else
-    {"id": f"q{i}", "text": text, "type": "categorical", "options": options}
-    for i, (text, options) in enumerate([
-        ("Has K-101 tripped?", None), ("What mode is line 3 in?", ["AUTO", "MANUAL", "CASCADE"]),
-        ("Is TT-101 over its trip?", None), ("Which pump feeds T-4?", ["P-7A", "P-7B"]),
-        ("Is tank T-4 full?", None), ("How much notice ends the agreement?", ["30 days", "60 days", "none"]),
-        ("Is K-102 running?", None), ("Which clause limits clause 9?", ["clause 4.2", "clause 7", "none", "both"])])]
+WARM_UP_QUESTIONS = [Question(f"q{i}", text, "categorical" if options else "boolean", options)
+                     for i, (text, options) in enumerate([
+                         ("Has K-101 tripped?", ()), ("What mode is line 3 in?", ("AUTO", "MANUAL", "CASCADE")),
+                         ("Is TT-101 over its trip?", ()), ("Which pump feeds T-4?", ("P-7A", "P-7B")),
+                         ("Is tank T-4 full?", ()), ("How much notice ends the agreement?", ("30 days", "60 days", "none")),
+                         ("Is K-102 running?", ()),
+                         ("Which clause limits clause 9?", ("clause 4.2", "clause 7", "none", "both"))])]
 
 
-def _questions(specs: list[dict]) -> list[Question]:
-    return [Question(q["id"], q["text"], q["type"], tuple(q.get("options", ()))) for q in specs]
-
-
-def _warm_up_request(tok, shortest: int, longest: int, n_questions: int) -> dict | None:
+def _warm_up_request(tok, shortest: int, longest: int, n_questions: int) -> DecisionRequest | None:
     """A request of the first `n_questions` warm-up questions whose prefix has `shortest` to
     `longest` tokens, its context cut from WARM_UP_TEXT repeated; None where none has."""
-    specs = WARM_UP_QUESTIONS[:n_questions]
+    questions = WARM_UP_QUESTIONS[:n_questions]
     words = (WARM_UP_TEXT * 12).split()
     def length(k: int) -> int:  # grows with k by about the same step per word
         try:
-            return len(tok.encode(" ".join(words[:k]), _questions(specs), truncate=True).prefix_ids)
+            return len(tok.encode(" ".join(words[:k]), questions, truncate=True).prefix_ids)
         except DecisionInputError:  # over a window that truncate does not cut (a diffusion LM's)
             return 10**9
     k, step = 1, None
     for _ in range(8):  # secant steps towards the middle of the range (one or two encodes)
         n = length(k)
         if shortest <= n <= longest:
-            return {"context": " ".join(words[:k]), "questions": specs, "options": {"truncate": True}}
+            request = as_request(" ".join(words[:k]), questions)
+            request.options.truncate = True  # as measured: the last length is the window's own
+            return request
         if k == 1 and n > longest:
             return None
         step = step or max((length(21) - length(1)) / 20, 1.0)

@@ -166,7 +166,7 @@ def test_bf16_prefix_padding_keeps_a_request_to_its_own_length_and_near_its_answ
 
 
 def test_warm_up_meets_every_padded_length_and_question_count_and_leaves_the_cache(tiny):
-    from decider.engine.core import WARM_UP_QUESTIONS, _questions, _warm_up_request
+    from decider.engine.core import WARM_UP_QUESTIONS, _warm_up_request
 
     engine = build_engine(tiny, precision="bf16", prefix_pad=32)
     engine.decide(_requests(2))
@@ -176,9 +176,9 @@ def test_warm_up_meets_every_padded_length_and_question_count_and_leaves_the_cac
     engine.decide = lambda requests: asked.extend(requests) or decide(requests)
     assert engine.warm_up() == len(asked)
     assert engine.cache.stats() == before
-    lengths = {len(engine.tok.encode(r["context"], _questions(r["questions"]), truncate=True).prefix_ids)
+    lengths = {len(engine.tok.encode(r.context, r.to_questions(), truncate=True).prefix_ids)
                for r in asked}
     assert {-(-n // 32) * 32 for n in lengths} >= set(range(64, 513, 32))  # the shortest 8-question prefix is > 32
-    assert {len(r["questions"]) for r in asked} == set(range(1, len(WARM_UP_QUESTIONS) + 1))
+    assert {len(r.questions) for r in asked} == set(range(1, len(WARM_UP_QUESTIONS) + 1))
     assert _warm_up_request(engine.tok, 5, 6, 8) is None  # eight questions take more than six tokens
     assert build_engine(tiny, precision="fp32").warm_up() == 1
