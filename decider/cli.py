@@ -60,8 +60,8 @@ def cmd_eval(args) -> int:
         if not args.checkpoint:
             raise ValueError("--fit-temperature writes calibration.json into the checkpoint it fits: name that "
                              "folder with --checkpoint (the shipped model is engine/checkpoints/decider-small)")
-        t = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device, args.corpus)
-        print(json.dumps({"temperature": t, "sets": args.sets}))
+        fitted = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device, args.corpus)
+        print(json.dumps({**fitted, "sets": args.sets}))
         return 0
     report = evaluate_checkpoint(args.checkpoint, split=args.split, corpus=args.corpus, data=args.data, sets=args.sets,
                                  policies=args.policies.split(","), threshold=args.threshold,
@@ -76,8 +76,8 @@ def cmd_eval(args) -> int:
 def cmd_calibrate(args) -> int:
     from decider.engine.training.evaluate import calibrate_checkpoint
 
-    t = calibrate_checkpoint(args.model, args.sets, args.threshold, args.device, data=args.data)
-    print(json.dumps({"temperature": t, "model": str(args.model), "data": str(args.data)}))
+    fitted = calibrate_checkpoint(args.model, args.sets, args.threshold, args.device, data=args.data)
+    print(json.dumps({**fitted, "model": str(args.model), "data": str(args.data)}))
     return 0
 
 
@@ -113,8 +113,8 @@ def cmd_corpus(args) -> int:
 def cmd_export(args) -> int:
     from decider.engine.checkpoint import export_checkpoint
 
-    out = export_checkpoint(args.checkpoint, args.out, args.dtype)
-    print(f"exported {args.checkpoint} -> {out} ({args.dtype})")
+    out = export_checkpoint(args.checkpoint, args.out, args.dtype, reader=args.reader)
+    print(f"exported {args.checkpoint} -> {out} ({args.dtype}{', with the option reader' if args.reader else ''})")
     return 0
 
 
@@ -306,8 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--oracle-sets", type=int, default=500,
                    help="run the oracle/flip diagnostic on the first N sets (0 = skip)")
     e.add_argument("--fit-temperature", action="store_true",
-                   help="fit the temperature on the validation split and write calibration.json into "
-                        "the --checkpoint folder (which must be named)")
+                   help="fit the temperature (and the option reader's weight, where the checkpoint has one) on "
+                        "the validation split and write calibration.json into the --checkpoint folder (which "
+                        "must be named)")
     e.add_argument("--json", action="store_true")
     e.add_argument("--out", help="also write the report to this file")
     e.add_argument("--threads", type=int)
@@ -317,8 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--quiet", action="store_true")
     e.set_defaults(func=cmd_eval)
 
-    cal = sub.add_parser("calibrate", help="fit a model's temperature on your labelled decisions and write it "
-                                          "into the model's folder")
+    cal = sub.add_parser("calibrate", help="fit a model's temperature (and its option reader's weight, where it "
+                                          "has one) on your labelled decisions and write them into the model's folder")
     cal.add_argument("--model", required=True, type=Path,
                      help="the model folder (decider's or a Hugging Face diffusion LM's); the file is written there")
     cal.add_argument("--data", required=True, type=Path, help="labelled decision sets, JSONL (decider corpus format)")
@@ -348,6 +349,10 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--checkpoint", required=True)
     x.add_argument("--out", required=True)
     x.add_argument("--dtype", default="bf16", choices=["bf16", "fp32"])
+    x.add_argument("--reader", action="store_true",
+                   help="add the option reader: the pretrained sentence encoder, frozen, that scores categorical "
+                        "options (engine/reader.py; needs the `train` extra); fit its weight with "
+                        "`decider eval --fit-temperature`")
     x.set_defaults(func=cmd_export)
 
     k = sub.add_parser("card", help="write MODEL_CARD.md from eval reports")

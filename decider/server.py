@@ -142,7 +142,7 @@ class DeciderServer:
 
         def build() -> EngineCore:  # runs on the engine thread, like every step after it
             core = build_engine(s.checkpoint, device=s.device, precision=s.precision, runtime=s.runtime,
-                                max_running=s.max_running,
+                                max_running=s.max_running, option_reader=s.option_reader,
                                 prefix_cache_bytes=s.prefix_cache_mb * 2**20)
             if s.self_test:
                 self_test(core)
@@ -155,7 +155,8 @@ class DeciderServer:
         self.runner = EngineRunner(build, s.max_queue, on_step=self.metrics.observe_step, max_wait_s=s.max_queue_wait_s or None,
                                    on_failure=lambda e: self.loop.call_soon_threadsafe(self._engine_failed, e))
         core = self.runner.start()
-        log.info("engine ready", precision=core.precision, runtime=core.runtime, note=core.runtime_note or None)
+        log.info("engine ready", precision=core.precision, runtime=core.runtime, note=core.runtime_note or None,
+                 option_reader=core.ckpt.reader_weight if core.reader is not None else None)
         backend = "onnxruntime" if core.runtime == "onnxruntime" else backend_name(core.device)
         self.service.attach(self.runner, model_info(core, backend))
 

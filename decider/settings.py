@@ -43,6 +43,8 @@ class ServerSettings(BaseSettings):
                                     "work queued ahead of it (or past its deadline) gets RESOURCE_EXHAUSTED at "
                                     "once, so that overload cannot build a long queue (0 = bound by deadlines only)")
     max_running: int = Field(64, ge=1, description="requests decoded together per engine step")
+    option_reader: bool = Field(True, description="score categorical options with the checkpoint's option reader "
+                                "where it has one with a fitted weight (engine/reader.py; decider-small has none)")
     prefix_cache_mb: int = Field(256, ge=0, description="prefix K/V cache for repeated requests, MiB")
     drain_grace_s: float = Field(10.0, ge=0, description="on SIGTERM, time in-flight requests get to finish")
     tls_cert: Path | None = Field(None, description="server certificate chain (PEM); with tls_key turns TLS on")

@@ -4,7 +4,8 @@ A checkpoint is a folder holding
   config.json        model hyper-parameters (ModelConfig) and a name/version
   model.safetensors  weights (bf16 when shipped)
   tokenizer.json     the WordPiece tokenizer the prefix was encoded with
-  calibration.json   fitted softmax temperature
+  calibration.json   fitted softmax temperature (and the option reader's weight)
+  reader.safetensors the option reader, a frozen sentence encoder (optional; engine/reader.py)
   MODEL_CARD.md      measured figures (written by `decider eval --card`)
 Loading accepts safetensors only and names the file and field of anything wrong.
 """
@@ -23,11 +24,13 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from decider.engine.model import BlockDiffusionModel, ModelConfig, hf_bert_state_dict
+from decider.engine.reader import READER_FILE, SentenceReader, load_reader, reader_from_pretrained, save_reader
 from decider.engine.request import MAX_OPTIONS, N_ANSWER_CLASSES
 from decider.engine.tokenizer import DecisionTokenizer
 
 DEFAULT_CHECKPOINT = Path(__file__).parent / "checkpoints" / "decider-small"
 UNSAFE_SUFFIXES = (".bin", ".pt", ".pth", ".pkl", ".ckpt")
+MAX_READER_WEIGHT = 1000.0  # per unit of cosine similarity (engine/reader.py)
 
 
 class CheckpointError(RuntimeError):
@@ -42,6 +45,8 @@ class Checkpoint:
     version: str = "0"
     temperature: float = 1.0
     meta: dict = field(default_factory=dict)
+    reader: SentenceReader | None = None  # scores categorical options (engine/reader.py)
+    reader_weight: float = 0.0  # how much its scores count, fitted with the temperature
 
 
 def _read_json(path: Path) -> dict:
@@ -120,16 +125,23 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
         raise CheckpointError(f"{folder}: model.safetensors or the model fields of config.json changed since the "
                               "checkpoint was saved (fingerprint mismatch): restore them or export it again")
 
-    temperature = 1.0
+    temperature, weight = 1.0, 0.0
     if (folder / "calibration.json").is_file():
         cal = _read_json(folder / "calibration.json")
         temperature = cal.get("temperature")
+        weight = cal.get("option_reader", 0.0)
         meta["calibrated_on"] = str(cal.get("fitted_on", "unknown"))
         if not isinstance(temperature, (int, float)) or not 0.01 <= temperature <= 100:
             raise CheckpointError(f"{folder / 'calibration.json'}: field 'temperature' must be a "
                                   f"number in [0.01, 100], got {temperature!r}")
+        if not isinstance(weight, (int, float)) or not 0 <= weight <= MAX_READER_WEIGHT:
+            raise CheckpointError(f"{folder / 'calibration.json'}: field 'option_reader' must be a "
+                                  f"number in [0, {MAX_READER_WEIGHT}], got {weight!r}")
+    reader = None
+    if (folder / READER_FILE).is_file():
+        reader = load_reader(folder / READER_FILE, cfg, model.word_embeddings, device, dtype)
     return Checkpoint(model, tokenizer, meta.get("name", folder.name), str(meta.get("version", "0")),
-                      float(temperature), meta)
+                      float(temperature), meta, reader, float(weight))
 
 
 def load_weights(model: torch.nn.Module, tensors: dict[str, torch.Tensor], where: Path, device, dtype,
@@ -164,10 +176,20 @@ def save_checkpoint(ckpt: Checkpoint, folder: str | Path, dtype: torch.dtype = t
     config = {**ckpt.model.cfg.model_dump(), **meta, "fingerprint": fingerprint(folder / "model.safetensors",
                                                                                 ckpt.model.cfg)}
     (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
-    (folder / "calibration.json").write_text(json.dumps({"temperature": ckpt.temperature}, indent=2) + "\n")
+    (folder / "calibration.json").write_text(json.dumps(calibration(ckpt), indent=2) + "\n")
+    if ckpt.reader is not None:
+        save_reader(ckpt.reader, folder, ckpt.model.word_embeddings, dtype)
     if ckpt.tokenizer.path.resolve() != (folder / "tokenizer.json").resolve():
         shutil.copyfile(ckpt.tokenizer.path, folder / "tokenizer.json")
     return folder
+
+
+def calibration(ckpt: Checkpoint, fitted_on: str | None = None) -> dict:
+    """calibration.json's fields: the temperature, and the option reader's weight where there is a reader."""
+    cal = {"temperature": ckpt.temperature}
+    if ckpt.reader is not None:
+        cal["option_reader"] = ckpt.reader_weight
+    return cal if fitted_on is None else {**cal, "fitted_on": fitted_on}
 
 
 # model fields added after checkpoints were first fingerprinted, with the value that means "off":
@@ -189,10 +211,14 @@ def fingerprint(weights: Path, cfg: ModelConfig) -> str:
     return h.hexdigest()
 
 
-def export_checkpoint(src: str | Path, out: str | Path, dtype: str = "bf16") -> Path:
+def export_checkpoint(src: str | Path, out: str | Path, dtype: str = "bf16", reader: bool = False) -> Path:
     """Copy a checkpoint (a training run's folder) with its weights in bf16 or fp32: what
-    ships. Its calibration.json comes along."""
+    ships. Its calibration.json comes along. `reader`: add the option reader, the pretrained
+    sentence encoder as it was pretrained (engine/reader.py), at weight 0 until
+    `decider eval --fit-temperature` fits it."""
     ckpt = load_checkpoint(src)
+    if reader and ckpt.reader is None:
+        ckpt.reader = reader_from_pretrained(ckpt.model.cfg, load_file(str(pretrained_encoder_dir() / "model.safetensors")))
     folder = save_checkpoint(ckpt, out, dtype=torch.bfloat16 if dtype == "bf16" else torch.float32)
     if (Path(src) / "calibration.json").is_file():
         shutil.copyfile(Path(src) / "calibration.json", folder / "calibration.json")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import itertools
 import time
+from collections import OrderedDict
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ from decider.engine.model import PackedPrefixKV, PrefixKV
 from decider.engine import onnx_passes
 from decider.engine.packed import fuse_qkv, pack_linears
 from decider.engine.prefix_cache import PrefixCache, prefix_key
+from decider.engine.reader import cast_reader
 from decider.engine.request import (DecisionInputError, DecisionRequest, DecisionResult, Question, SlotAnswer,
                                     Timings, answer_classes, as_request, joint)
 from decider.engine.tokenizer import EncodedRequest
@@ -78,6 +80,12 @@ class EngineConfig(BaseModel):
                             "CPU and the model exports (its passes are exported when the engine starts, "
                             "engine/onnx_passes.py), else torch; 'torch' or 'onnxruntime' (fp32 on a CPU) to "
                             "force one")
+    option_reader: bool = Field(True, description="score the options of categorical questions with the "
+                                "checkpoint's option reader where it has one (engine/reader.py: a frozen sentence "
+                                "encoder, about a prefix pass more per request that asks one); its weight and the "
+                                "temperature were fitted together, so answers and confidences are as measured only "
+                                "with it on")
+    reader_cache: int = Field(4096, ge=0, description="requests whose option scores are kept for when they come again")
 
 
 @dataclass
@@ -105,6 +113,7 @@ class RequestState:
     admitted: float = 0.0
     prefix_ms: float = 0.0
     done: bool = False
+    option_scores: list[list[float]] | None = None  # the option reader's, per question (engine/reader.py)
 
     @property
     def plain(self) -> bool:
@@ -127,6 +136,7 @@ class Cohort:
     slot_valid: torch.Tensor   # (B, S)
     choices: torch.Tensor      # (B, S, C, dim) answer vectors
     live: list[bool] = field(default_factory=list)
+    prior: torch.Tensor | None = None  # (B, S, C) added to every pass's logits: the option reader's weighted scores
 
 
 class EngineCore:
@@ -158,6 +168,17 @@ class EngineCore:
                 self.packed_layers = pack_linears(self.model)
         self.runtime_note = ""  # why 'auto' fell back to torch, when it did
         self.runtime = self._start_runtime()
+        # the option reader (engine/reader.py), where the checkpoint has one with a fitted weight
+        self.reader = None
+        if self.config.option_reader and ckpt.reader is not None and ckpt.reader_weight > 0:
+            self.reader = ckpt.reader
+            if self.exact:  # bf16 like the model, sharing its word table where the checkpoint's two share theirs
+                shared = ckpt.reader.word_embeddings is ckpt.model.word_embeddings
+                self.reader = cast_reader(ckpt.reader, torch.bfloat16, self.model.word_embeddings if shared else None)
+                if self.config.packed_weights:
+                    fuse_qkv(self.reader)
+                    pack_linears(self.reader)
+        self.reader_scores: OrderedDict[tuple, list[list[float]]] = OrderedDict()
         self.waiting: list[RequestState] = []
         self.cohorts: list[Cohort] = []
         self.by_id: dict[str, RequestState] = {}
@@ -339,6 +360,7 @@ class EngineCore:
                         states[b].prefix = _row(fresh, j, len(states[b].enc.prefix_ids))
                 prefix = _stack([s.prefix for s in states], batch.valid)
             choices = batch.answer_vectors(self.model, prefix)
+            prior = self._option_prior(states, batch.positions.shape[1])
         ms = (time.perf_counter() - t0) * 1e3
         for b, s in enumerate(states):
             if s.prefix is None:
@@ -347,7 +369,33 @@ class EngineCore:
                 s.prefix_ms = ms
                 self.cache.put(s.key, s.prefix)
         return Cohort(states, self._attention_prefix(states, prefix), batch.positions, batch.slot_valid, choices,
-                      [True] * len(states))
+                      [True] * len(states), prior)
+
+    def _option_prior(self, states: list[RequestState], S: int) -> torch.Tensor | None:
+        """(B, S, C): the option reader's scores of every request's options, times its weight;
+        None without a reader or where no request asks a categorical question. Each request's
+        scores are its own (engine/reader.py packs them request by request) and kept for when it
+        comes again."""
+        asks = [s.request.to_questions() for s in states]
+        if self.reader is None or not any(q.kind == "categorical" for qs in asks for q in qs):
+            return None
+        prior = torch.zeros(len(states), S, self.n_classes)
+        for b, (s, qs) in enumerate(zip(states, asks)):
+            key = (s.request.context, *((q.text, q.options) for q in qs))
+            scores = self.reader_scores.get(key)
+            if scores is None:
+                scores = self.reader.option_scores(self.tok, s.request.context, qs)
+                if self.config.reader_cache:
+                    self.reader_scores[key] = scores
+                    if len(self.reader_scores) > self.config.reader_cache:
+                        self.reader_scores.popitem(last=False)
+            else:
+                self.reader_scores.move_to_end(key)
+            s.option_scores = scores
+            for i, row in enumerate(scores):
+                if row:
+                    prior[b, i, 2:2 + len(row)] = torch.tensor(row) * self.ckpt.reader_weight
+        return prior.to(self.device)
 
     def _prefix_alone(self, batch: Batch, b: int, n: int) -> PrefixKV:
         """Request b's prefix pass alone, its n tokens padded (masked) to the next multiple of
@@ -394,6 +442,8 @@ class EngineCore:
             else:
                 logits = self.model.block_forward(answers.to(self.device), cohort.positions, cohort.slot_valid,
                                                   cohort.prefix, cohort.choices)
+        if cohort.prior is not None:
+            logits = logits + cohort.prior
         to = self.device
         probs, choice, conf, commit = (t.cpu() for t in dispatch.commit(
             logits, allowed.to(to), open_.to(to), threshold.to(to), self.temperature, self.backend))
@@ -509,7 +559,7 @@ class EngineCore:
                 prefix = (PackedPrefixKV.pack([s.prefix for s in states]) if isinstance(c.prefix, PackedPrefixKV)
                           else c.prefix.select(rows))
                 c = Cohort(states, prefix, c.positions[rows], c.slot_valid[rows], c.choices[rows],
-                           [True] * len(alive))
+                           [True] * len(alive), None if c.prior is None else c.prior[rows])
             kept.append(c)
         self.cohorts = kept
 

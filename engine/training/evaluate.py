@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import torch
-from decider.engine.checkpoint import Checkpoint, load_checkpoint
+from decider.engine.checkpoint import Checkpoint, calibration, load_checkpoint
 from decider.engine.core import build_engine
 from decider.engine.decode import Batch, answer_probs
 from decider.engine.device import Precision, autocast_for, resolve_device
@@ -32,6 +32,7 @@ from decider.engine.request import DecisionResult, answer_classes, as_request
 from decider.engine.tokenizer import EncodedRequest
 from decider.engine.training.calibration import (
     expected_calibration_error,
+    fit_reader_weight,
     fit_temperature,
 )
 from decider.engine.training.corpus import V1_ONLY, V2_MIX, CorpusSpec, DecisionSet, family_of, make_sets
@@ -231,7 +232,22 @@ def evaluate(ckpt: Checkpoint, sets: list[DecisionSet], policies=("parallel", "s
 
 
 def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9, batch_size: int = 32) -> float:
-    """Fit the temperature on held-out sets (validation) from the parallel policy at T = 1."""
+    """Fit the temperature on held-out sets (validation) from the parallel policy at T = 1.
+    Where the checkpoint has an option reader, first its weight (set on `ckpt`), from the
+    categorical answers of the model alone and the reader's scores of their options."""
+    if ckpt.reader is not None:
+        ckpt.reader_weight = 0.0
+        alone = run_policy(ckpt, sets, "parallel", threshold, 1.0, batch_size)
+        dists, scores, labels = [], [], []
+        for s, ds in zip(sets, alone.distributions):
+            for q, d, row, a in zip(s.questions, ds, ckpt.reader.option_scores(ckpt.tokenizer, s.context, s.questions),
+                                    s.answers):
+                if q.kind == "categorical":
+                    dists.append(d)
+                    scores.append(row)
+                    labels.append(a)
+        if dists:
+            ckpt.reader_weight = fit_reader_weight(dists, scores, labels)
     sc = run_policy(ckpt, sets, "parallel", threshold, 1.0, batch_size)
     dists, labels = [], []
     for s, ds in zip(sc.sets, sc.distributions):
@@ -242,24 +258,26 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
 
 
 def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float = 0.9, device: str = "auto",
-                         corpus: str = "v1", data: Path | None = None) -> float:
-    """Fit the temperature of the checkpoint in `folder` on `sets` validation sets of `corpus`, or
-    on the first `sets` labelled sets of the JSONL file `data` (a team's own decisions), and
-    write it into that folder (only ever the folder named: calibration.json for decider's
-    checkpoints, decider-calibration.json beside a Hugging Face model's weights)."""
+                         corpus: str = "v1", data: Path | None = None) -> dict:
+    """Fit the temperature of the checkpoint in `folder` (and its option reader's weight, where
+    it has one) on `sets` validation sets of `corpus`, or on the first `sets` labelled sets of
+    the JSONL file `data` (a team's own decisions), and write it into that folder (only ever
+    the folder named: calibration.json for decider's checkpoints, decider-calibration.json
+    beside a Hugging Face model's weights). Returns what it wrote."""
     from decider.engine.lm_loader import CALIBRATION, is_hf_folder
 
     folder = Path(folder)
     ckpt = load_checkpoint(folder, device=resolve_device(device))
     chosen = load_jsonl(data)[:sets] if data else held_out_sets("validation", sets, corpus)
-    t = calibrate(ckpt, chosen, threshold)
+    ckpt.temperature = calibrate(ckpt, chosen, threshold)
     if data:
         fitted_on = f"{Path(data).name}:{len(chosen)}"
     else:
         fitted_on = f"validation:{sets}" if corpus == "v1" else f"{corpus} validation:{sets}"
     target = folder / (CALIBRATION if is_hf_folder(folder) else "calibration.json")
-    target.write_text(json.dumps({"temperature": t, "fitted_on": fitted_on}, indent=2) + "\n")
-    return t
+    written = calibration(ckpt, fitted_on)
+    target.write_text(json.dumps(written, indent=2) + "\n")
+    return written
 
 
 def evaluate_checkpoint(checkpoint: str | Path | None = None, *, split: str = "test", corpus: str = "v1",
