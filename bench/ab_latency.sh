@@ -33,11 +33,13 @@ runs = {"base": [], "head": []}
 for line in open(sys.argv[1]):
     tag, _, report = line.partition(" ")
     runs[tag].append(json.loads(report))
-for tokens in ("110", "248"):
+for tokens in runs["head"][0]:
     for tag, name in (("base", sys.argv[2]), ("head", "this checkout")):
         p50 = [r[tokens]["p50_ms"] for r in runs[tag]]
         block = [r[tokens]["block_pass_ms"] for r in runs[tag]]
+        prefix = [r[tokens]["prefix_pass_ms"] for r in runs[tag]]
         print(f"{tokens} tokens, {name}: p50 {statistics.median(p50):.2f} ms {p50}, "
+              f"prefix pass {statistics.median(prefix):.2f} ms {prefix}, "
               f"block pass {statistics.median(block):.2f} ms {block}")
     base, head = (runs[tag][0][tokens]["answers"] for tag in ("base", "head"))
     alike = sum(a == b for qa, qb in zip(base, head) for a, b in zip(qa, qb))

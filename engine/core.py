@@ -41,7 +41,7 @@ from decider.engine.constraints import ConstraintSet
 from decider.engine.decode import Batch
 from decider.engine.device import (Precision, autocast_for, bf16_rows_are_batch_invariant, resolve_device,
                                    serving_precision)
-from decider.engine.model import PackedPrefixKV, PrefixKV
+from decider.engine.model import Layer, PackedPrefixKV, PrefixKV
 from decider.engine import onnx_passes
 from decider.engine.packed import fuse_qkv, pack_linears
 from decider.engine.prefix_cache import PrefixCache, prefix_key
@@ -80,6 +80,11 @@ class EngineConfig(BaseModel):
                             "CPU and the model exports (its passes are exported when the engine starts, "
                             "engine/onnx_passes.py), else torch; 'torch' or 'onnxruntime' (fp32 on a CPU) to "
                             "force one")
+    prefix_attention: Literal["auto", "fp32", "bf16"] = Field(
+        "auto", description="what the prefix pass's attention runs in on an engine whose precision is bf16. "
+                            "'auto': bf16 on a CPU (1.7x faster there at 320 tokens, the same answers on 99.7% of "
+                            "questions: docs/BENCHMARKS.md), fp32 elsewhere; 'fp32' or 'bf16' to force one. The "
+                            "block pass's attention and the rows the number and name terms recompute stay fp32")
     option_reader: bool = Field(True, description="score the options of categorical questions with the "
                                 "checkpoint's option reader where it has one (engine/reader.py: a frozen sentence "
                                 "encoder, about a prefix pass more per request that asks one); its weight and the "
@@ -166,6 +171,7 @@ class EngineCore:
             if self.config.packed_weights:
                 fuse_qkv(self.model)
                 self.packed_layers = pack_linears(self.model)
+        self.prefix_attention = self._prefix_attention()
         self.runtime_note = ""  # why 'auto' fell back to torch, when it did
         self.runtime = self._start_runtime()
         # the option reader (engine/reader.py), where the checkpoint has one with a fitted weight
@@ -184,6 +190,23 @@ class EngineCore:
         self.by_id: dict[str, RequestState] = {}
         self._ids = itertools.count()
         self.steps = 0
+
+    def _prefix_attention(self) -> str:
+        """Set the precision of the prefix pass's attention (Layer.attention_dtype) on this engine's
+        own copy of the model; returns it."""
+        asked = self.config.prefix_attention
+        if asked == "bf16" and self.precision != "bf16":
+            raise ValueError(f"prefix_attention 'bf16' needs an engine that runs bf16; this one runs "
+                             f"{self.precision} (set precision 'bf16', or prefix_attention 'auto')")
+        has_layers = any(isinstance(m, Layer) for m in self.model.modules())  # a diffusion LM's are its own
+        if not has_layers or not (asked == "bf16" or (asked == "auto" and self.exact)):
+            return "fp32"
+        if not self.exact:  # autocast on the checkpoint's own model: give the engine a copy of its own
+            self.model = copy.deepcopy(self.model)
+        for m in self.model.modules():
+            if isinstance(m, Layer):
+                m.attention_dtype = torch.bfloat16
+        return "bf16"
 
     def _start_runtime(self) -> str:
         """ONNX Runtime where it was asked for, or where 'auto' finds the engine running fp32 on a

@@ -18,8 +18,9 @@ prefix, block rows see everything" (`full_forward`, used by tests to prove it). 
 last layer's prefix outputs feed nothing, so `prefix_forward` computes only that
 layer's K/V.
 
-Attention runs in fp32 even under bf16 autocast: on CPUs with AMX, bf16 matmuls are
-5-10x faster than fp32 but bf16 scaled_dot_product_attention is slower.
+Attention runs in fp32 even under bf16 autocast (the reductions over a long prefix keep their
+precision); the bf16 CPU engine may run the prefix pass's in bf16, which is faster there
+(`Layer.attention_dtype`, EngineConfig.prefix_attention; docs/BENCHMARKS.md).
 This module knows nothing of questions, text or decoding policies.
 """
 
@@ -404,6 +405,10 @@ def _all_valid(mask: torch.Tensor) -> bool:
 
 
 class Layer(nn.Module):
+    # what the self-attention of `forward` runs in (the prefix pass's): fp32, or bf16 where the
+    # engine asks for it (EngineConfig.prefix_attention; q, k and v are bf16 there already)
+    attention_dtype = torch.float32
+
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.n_heads, self.head_dim = cfg.n_heads, cfg.head_dim
@@ -457,8 +462,10 @@ class Layer(nn.Module):
                 a, ranked, compared = self._dense_attention(q, k, v, bias(), relative if ranks else None,
                                                             questions if links else None)
             else:
-                qf, kf, vf = q.float(), k.float(), v.float()  # once: the recomputed rows read them too
-                a = F.scaled_dot_product_attention(qf, kf, vf, attn_mask=None if _all_valid(mask) else bias())
+                qf, kf, vf = q.float(), k.float(), v.float()  # once: the recomputed rows read them in fp32
+                dt = self.attention_dtype
+                qa, ka, va = (qf, kf, vf) if dt == torch.float32 else (t.to(dt) for t in (q, k, v))
+                a = F.scaled_dot_product_attention(qa, ka, va, attn_mask=None if _all_valid(mask) else bias().to(dt))
                 a, compared = questions.attend(a, qf, kf, vf, mask, self.link_bias) if links else (a, None)
                 ranked = relative.read(qf, kf, mask, self.number_link_bias) if ranks else None
         extra = None if ranked is None else self.rank_out(ranked.to(x.dtype))

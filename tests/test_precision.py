@@ -58,6 +58,25 @@ def test_bf16_answers_follow_the_fp32_reference_on_a_tiny_model(tiny):
     assert worst < 0.02, worst
 
 
+def test_prefix_attention_runs_in_bf16_where_the_engine_is_bf16_and_the_answers_stay(tiny):
+    from decider.engine.model import Layer
+
+    requests = _requests(12)
+    fp32_attention = build_engine(tiny, precision="bf16", prefix_attention="fp32")
+    auto = build_engine(tiny, precision="bf16")
+    assert (auto.prefix_attention, fp32_attention.prefix_attention) == ("bf16", "fp32")
+    assert {layer.attention_dtype for layer in auto.model.layers} == {torch.bfloat16}
+    assert {layer.attention_dtype for layer in fp32_attention.model.layers} == {torch.float32}
+    assert tiny.model.layers[0].attention_dtype == Layer.attention_dtype == torch.float32  # the checkpoint's: untouched
+    assert build_engine(tiny, precision="fp32").prefix_attention == "fp32"
+    ref, fast = fp32_attention.decide(requests), auto.decide(requests)
+    worst = max(abs(x.confidence - y.confidence) for a, b in zip(ref, fast) for x, y in zip(a.answers, b.answers)
+                if x.step == y.step == 1)
+    assert worst < 0.02, worst  # q, k and v are bf16 either way; the kernel sums in fp32 either way
+    with pytest.raises(ValueError, match="prefix_attention 'bf16' needs an engine that runs bf16"):
+        build_engine(tiny, precision="fp32", prefix_attention="bf16")
+
+
 @pytest.mark.parametrize("block_pass", ["per_request", "batched"])
 def test_bf16_request_has_the_same_bits_alone_in_a_batch_and_from_the_cache(tiny, block_pass):
     if block_pass == "batched" and not bf16_rows_are_batch_invariant():
