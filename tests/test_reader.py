@@ -168,3 +168,25 @@ def test_calibrate_fits_the_weight_then_the_temperature(with_reader):
     sets = make_sets(CorpusSpec(split="validation"), 12)
     t = calibrate(with_reader, sets, batch_size=8)
     assert 0.05 <= t <= 20 and 0 <= with_reader.reader_weight <= 50
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_the_server_reads_options_with_the_reader_as_its_setting_says(with_reader, tmp_path, on):
+    from decider_client import DeciderClient, build_request, pb
+    from server_util import ServerThread
+
+    with_reader.reader_weight = 50.0
+    save_checkpoint(with_reader, tmp_path)
+    ckpt = load_checkpoint(tmp_path)
+    request = as_request(CONTEXT, [NOTICE, WHERE], threshold=0.0)
+    request.options.return_distributions = True
+    local = {flag: build_engine(ckpt, option_reader=flag).decide([request])[0] for flag in (True, False)}
+    questions = [pb.Question(id=NOTICE.id, text=NOTICE.text, type=pb.Question.BOOLEAN),
+                 pb.Question(id=WHERE.id, text=WHERE.text, type=pb.Question.CATEGORICAL, options=WHERE.options)]
+    # a random tiny model cannot pass the self-test on stated facts
+    with ServerThread(checkpoint=str(tmp_path), self_test=False, option_reader=on) as s, \
+            DeciderClient(s.target, timeout=30) as c:
+        response = c.decide_request(build_request(CONTEXT, questions, threshold=0.0))
+    served = list(response.answers[1].distribution)
+    assert served == pytest.approx(local[on].answers[1].distribution, abs=1e-5)
+    assert served != pytest.approx(local[not on].answers[1].distribution, abs=1e-3)
