@@ -82,8 +82,8 @@ class EngineConfig(BaseModel):
                             "force one")
     prefix_attention: Literal["auto", "fp32", "bf16"] = Field(
         "auto", description="what the prefix pass's attention runs in on an engine whose precision is bf16. "
-                            "'auto': bf16 on a CPU (1.7x faster there at 320 tokens, the same answers on 99.7% of "
-                            "questions: docs/BENCHMARKS.md), fp32 elsewhere; 'fp32' or 'bf16' to force one. The "
+                            "'auto': bf16 on a CPU (its prefix pass 2-10% faster there, answers alike: "
+                            "docs/BENCHMARKS.md), fp32 elsewhere; 'fp32' or 'bf16' to force one. The "
                             "block pass's attention and the rows the number and name terms recompute stay fp32")
     option_reader: bool = Field(True, description="score the options of categorical questions with the "
                                 "checkpoint's option reader where it has one (engine/reader.py: a frozen sentence "
@@ -118,7 +118,6 @@ class RequestState:
     admitted: float = 0.0
     prefix_ms: float = 0.0
     done: bool = False
-    option_scores: list[list[float]] | None = None  # the option reader's, per question (engine/reader.py)
 
     @property
     def plain(self) -> bool:
@@ -304,8 +303,8 @@ class EngineCore:
         for them are built now (at start-up), never on a request: on a bf16 CPU engine whose
         prefix passes are padded (`prefix_pad`) and whose window is at most WARM_UP_WINDOW tokens
         (decider-small's 512: 16 lengths), one request per padded length and one per question
-        count (each count is a block pass shape); elsewhere one request. The prefix cache is
-        left as it was. Returns how many requests ran."""
+        count (each count is a block pass shape); elsewhere one request. The prefix cache and the
+        option reader's are left as they were. Returns how many requests ran."""
         most, pad, window = len(WARM_UP_QUESTIONS), self.config.prefix_pad, self.tok.max_length
         if self.exact and pad and window <= WARM_UP_WINDOW:
             requests = [_warm_up_request(self.tok, 1, window, n) for n in range(1, most)]
@@ -316,11 +315,12 @@ class EngineCore:
             requests = [_warm_up_request(self.tok, 1, window, most)]
         requests = [r for r in requests if r]
         cache, self.cache = self.cache, PrefixCache(0)
+        scores, self.reader_scores = self.reader_scores, OrderedDict()
         try:
             if requests:
                 self.decide(requests)
         finally:
-            self.cache = cache
+            self.cache, self.reader_scores = cache, scores
         return len(requests)
 
     # -- 1. admission: prefix passes, bucketed by length
@@ -414,7 +414,6 @@ class EngineCore:
                         self.reader_scores.popitem(last=False)
             else:
                 self.reader_scores.move_to_end(key)
-            s.option_scores = scores
             for i, row in enumerate(scores):
                 if row:
                     prior[b, i, 2:2 + len(row)] = torch.tensor(row) * self.ckpt.reader_weight

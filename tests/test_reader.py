@@ -137,6 +137,9 @@ def test_engine_adds_the_weighted_scores_to_categorical_logits(with_reader):
     again, _ = core.decide([request, as_request("The pump is running.", [WHERE])])
     assert again.answers == read.answers  # from the reader's cache, in a batch: the same
     assert len(core.reader_scores) == 2
+    core.warm_up()  # start-up's requests leave the reader's cache as it was
+    assert set(core.reader_scores) == {(CONTEXT, (NOTICE.text, ()), (WHERE.text, WHERE.options)),
+                                       ("The pump is running.", (WHERE.text, WHERE.options))}
 
 
 def test_bf16_engine_reads_with_the_models_bf16_word_table(with_reader, tmp_path):
