@@ -83,8 +83,8 @@ class Batch:
         models that read options in context need it)."""
         return model.answer_vectors(self.option_ids, self.option_len, self.option_start, prefix)
 
-    def prefix_forward(self, model: BlockDiffusionModel) -> PrefixKV:
-        return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers, self.links)
+    def prefix_forward(self, model: BlockDiffusionModel, hidden: list | None = None) -> PrefixKV:
+        return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers, self.links, hidden=hidden)
 
 
 def answer_probs(logits: torch.Tensor, allowed: torch.Tensor, temperature: float) -> torch.Tensor:

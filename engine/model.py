@@ -757,12 +757,14 @@ class BlockDiffusionModel(nn.Module):
     # -- the two passes
     def prefix_forward(self, ids: torch.Tensor, valid: torch.Tensor, segments: torch.Tensor,
                        numbers: torch.Tensor | None = None, links: torch.Tensor | None = None,
-                       dense_rows: bool = False) -> PrefixKV:
+                       dense_rows: bool = False, hidden: list | None = None) -> PrefixKV:
         """ids, valid, segments, numbers (rank of each token's number, 0 = none), links (the names
         of each token's sentence, a bit mask; engine/names.py): (B, L). Returns the K/V of every
         layer for the prefix. `dense_rows`: the number comparison term and the question links
         recompute every row's attention, not just their own rows' (the same K/V, more work, no
-        shape that depends on the data: for exporters)."""
+        shape that depends on the data: for exporters). `hidden`: a list that receives the
+        states every layer but the last hands on (what the next layer's K/V are made of;
+        training's anchor to the pretrained encoder reads them)."""
         x = self._embed_prefix(ids, segments, numbers, links)
         mask = valid[:, None, None, :]  # (B, 1, 1, L)
         relative = self._relative(numbers, dense_rows, links)
@@ -772,6 +774,8 @@ class BlockDiffusionModel(nn.Module):
             x, (k, v) = layer(x, mask, relative, questions)
             ks.append(k)
             vs.append(v)
+            if hidden is not None:
+                hidden.append(x)
         k, v = self.layers[-1].kv(x)  # the last layer's prefix outputs feed nothing
         ks.append(k)
         vs.append(v)

@@ -78,6 +78,20 @@ class SentenceReader(nn.Module):
         counts = torch.bincount(flat[flat >= 0], minlength=n).clamp_min(1)[:, None]
         return F.normalize(sums / counts, dim=-1)
 
+    @torch.no_grad()
+    def states(self, ids: torch.Tensor, valid: torch.Tensor) -> list[torch.Tensor]:
+        """Plain padded rows: ids, valid (B, L) -> the states every layer but the last hands on,
+        each (B, L, dim), the whole row read as one text (training's anchor: what the model's
+        prefix pass made of the same tokens is held near these)."""
+        pos = torch.arange(ids.shape[1], device=ids.device)
+        x = self.embed_norm(self.word_embeddings(ids) + self.position_embeddings(pos)
+                            + self.token_type_embeddings.weight[0])
+        out = []
+        for layer in self.layers[:-1]:
+            x, _ = layer(x, valid[:, None, None, :])
+            out.append(x)
+        return out
+
     def option_scores(self, tok, context: str, questions: list[Question]) -> list[list[float]]:
         """Per question, the score of each option (empty for yes/no questions). `tok` is the
         checkpoint's DecisionTokenizer (its WordPiece vocabulary is the encoder's)."""

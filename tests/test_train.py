@@ -304,3 +304,70 @@ def test_a_set_the_generator_fails_on_is_skipped_and_said_but_many_stop_the_run(
     monkeypatch.setattr(T, "sets_at", broken)
     with pytest.raises(RuntimeError, match="11 training sets could not be drawn"):
         list(T.TrainingSets(cfg, tiny.tokenizer, tiny.model.cfg.n_answers, 0))
+
+
+def _bert(tiny, seed: int):
+    """A tiny random BERT in Hugging Face's layout, the size of the tiny model."""
+    from transformers import BertConfig, BertModel
+
+    torch.manual_seed(seed)
+    cfg = tiny.model.cfg
+    return BertModel(BertConfig(vocab_size=cfg.vocab_size, hidden_size=cfg.dim, num_hidden_layers=cfg.n_layers,
+                                num_attention_heads=cfg.n_heads, intermediate_size=cfg.ffn_dim,
+                                max_position_embeddings=cfg.max_position, hidden_act="gelu")).eval()
+
+
+def _anchor_batch(tiny):
+    cfg = TrainConfig(batch_size=4, seed=3, stages=[Stage(max_links=2, examples=4, max_questions=4, mix=V2)])
+    return next(iter(batches(cfg, tiny.tokenizer, tiny.model.cfg.n_answers)))
+
+
+def test_the_anchor_measures_how_far_the_prefix_states_are_from_the_encoders(tiny):
+    """A model whose prefix pass is the encoder's own (its weights, no question embeddings) is
+    at distance 0 from it; another encoder's states are not."""
+    from decider.engine.reader import SentenceReader, reader_from_pretrained
+    from decider.engine.training.train import anchor_distance
+
+    tb = _anchor_batch(tiny)
+    model = copy.deepcopy(tiny.model)
+    with torch.no_grad():
+        model.question_embeddings.weight.zero_()
+    own = SentenceReader(model.cfg, model.cfg.n_layers)
+    missing, _ = own.load_state_dict(model.state_dict(), strict=False)
+    assert not missing
+    hidden: list = []
+    with torch.no_grad():
+        tb.batch.prefix_forward(model, hidden)
+    assert len(hidden) == model.cfg.n_layers - 1
+    assert anchor_distance(hidden, own, tb.batch, bf16=False).item() < 1e-5
+    other = reader_from_pretrained(model.cfg, _bert(tiny, 5).state_dict())
+    assert anchor_distance(hidden, other, tb.batch, bf16=False).item() > 0.1
+
+
+def test_a_run_held_to_the_encoder_ends_nearer_it_than_one_without(tiny, tmp_path):
+    """train() with `anchor` loads the encoder from `anchor_encoder`, logs its distance, and the
+    run ends with prefix states nearer the encoder's than the same run without it."""
+    from safetensors.torch import save_file
+
+    from decider.engine.checkpoint import save_checkpoint
+    from decider.engine.reader import reader_from_pretrained
+    from decider.engine.training.train import anchor_distance
+
+    encoder = _bert(tiny, 7)
+    (tmp_path / "encoder").mkdir()
+    save_file({k: v.contiguous() for k, v in encoder.state_dict().items()}, str(tmp_path / "encoder" / "model.safetensors"))
+    init = save_checkpoint(tiny, tmp_path / "init")
+    held = reader_from_pretrained(tiny.model.cfg, encoder.state_dict())
+    tb = _anchor_batch(tiny)
+    distances, logs = {}, []
+    for weight in (0.0, 2.0):
+        cfg = TrainConfig(out=tmp_path / f"run{weight}", init=str(init), batch_size=8, warmup_steps=1, lr=3e-3,
+                          save_every=3, anchor=weight, anchor_encoder=tmp_path / "encoder", seed=4,
+                          stages=[Stage(max_links=1, examples=8 * 12, max_questions=3, max_extra=0, mix=V2)])
+        model = train(cfg, progress=False, log=logs.append).model
+        hidden: list = []
+        with torch.no_grad():
+            tb.batch.prefix_forward(model, hidden)
+        distances[weight] = anchor_distance(hidden, held, tb.batch, bf16=False).item()
+    assert distances[2.0] < 0.7 * distances[0.0], distances
+    assert any("anchor distance" in line for line in logs) and any(str(tmp_path / "encoder") in line for line in logs)

