@@ -84,7 +84,10 @@ class Batch:
         return model.answer_vectors(self.option_ids, self.option_len, self.option_start, prefix)
 
     def prefix_forward(self, model: BlockDiffusionModel, hidden: list | None = None) -> PrefixKV:
-        return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers, self.links, hidden=hidden)
+        """`hidden` (training): a list that receives the model's prefix states; only a torch model
+        has them, so the other passes (ONNX Runtime's) are never asked."""
+        kw = {} if hidden is None else {"hidden": hidden}
+        return model.prefix_forward(self.ids, self.valid, self.segments, self.numbers, self.links, **kw)
 
 
 def answer_probs(logits: torch.Tensor, allowed: torch.Tensor, temperature: float) -> torch.Tensor:
