@@ -16,7 +16,8 @@ untimed call after a switch, because the server and this process each hold their
 the weights, and the first call after the other process ran refills the caches: 5-7 ms that a
 box running only the server never pays; `--cold` skips it, to see that cost), and 32 v2
 test sets decided at once with and without packing (sets/s, median of 3 rounds); one
-prefix pass and one block pass alone; the decision's FLOPs (torch's FlopCounterMode); this
+prefix pass and one block pass alone, each as the engine runs it for a request alone
+(engine_prefix); the decision's FLOPs (torch's FlopCounterMode); this
 CPU's best matmul rate (fp32 and, where fast, bf16, 2048^3); the floor (FLOPs / best rate) and
 p50 / floor; this process's memory read rate and the block pass's weight bytes over it (a
 batch-1 block pass reads every layer's weights for 8 rows: a bandwidth floor, not a FLOP one).
@@ -46,8 +47,9 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from decider.convert import pb_from_json
 from decider.engine import onnx_passes
-from decider.engine.core import EngineCore, build_engine
+from decider.engine.core import EngineCore, _stack, build_engine
 from decider.engine.decode import Batch
+from decider.engine.model import PrefixKV
 from decider.engine.device import bf16_is_fast
 from decider.engine.request import as_request
 from decider.engine.training.corpus import V2_MIX, CorpusSpec, make_set, make_sets
@@ -97,6 +99,19 @@ def block_weight_bytes(model) -> int:
     return sum(p.numel() * p.element_size() for n, p in model.named_parameters()
                if n.startswith(("layers.", "head_"))) + sum(
         b.numel() * b.element_size() for n, b in model.named_buffers() if n.startswith(("layers.", "head_")))
+
+
+def engine_prefix(engine: EngineCore, batch: Batch) -> PrefixKV:
+    """One request's prefix pass and the K/V its block passes read, made as the engine makes
+    them: on the exact path (bf16 on a CPU) the pass at the padded length, the K/V stacked in
+    fp32 once with room after them for the block's own (PrefixKV.tail); elsewhere the pass as
+    it is."""
+    if not engine.exact:
+        return batch.prefix_forward(engine.model)
+    kv = engine._prefix_alone(batch, 0, batch.ids.shape[1])
+    kv = _stack([kv], batch.valid, torch.float32, batch.positions.shape[1] if engine.tail else 0)
+    kv.exact, kv.tail = True, engine.tail
+    return kv
 
 
 def _time(fn) -> float:
@@ -247,11 +262,10 @@ def main() -> int:
             batch = Batch.collate(encs[:1], tok.pad, model.cfg.n_answers)
             answers = torch.full(batch.positions.shape, model.mask_token)
             with torch.no_grad():
-                kv = batch.prefix_forward(model)
-                kv.exact = engine.exact  # the engine's own path (bf16 CPU: the request's own length)
+                kv = engine_prefix(engine, batch)
                 choices = batch.answer_vectors(model, kv)
                 for _ in range(args.calls // 2):
-                    prefix.append(_time(lambda: batch.prefix_forward(model)) * 1e3)
+                    prefix.append(_time(lambda: engine_prefix(engine, batch)) * 1e3)
                     block.append(_time(lambda: model.block_forward(answers, batch.positions, batch.slot_valid, kv,
                                                                    choices)) * 1e3)
             best = max(rates.values())
