@@ -370,7 +370,7 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     pass; with a teacher, mixed with KL(teacher || model) on the same slots; with an anchor
     (the frozen pretrained encoder), plus `anchor_weight` x anchor_distance. Returns (loss,
     correct, masked), the last two for the first pattern, on the CPU; `parts` receives the
-    loss's terms as floats."""
+    anchor distance as a float (for the log)."""
     batch = tb.batch
     K, B, S = tb.labels.shape
     labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
@@ -379,8 +379,6 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     hidden = [] if anchor is not None and anchor_weight > 0 else None
     logits = _logits(model, batch, answers, rows, bf16, shared_prefix, hidden)
     loss = F.cross_entropy(logits[masked], labels[masked])
-    if parts is not None:
-        parts["answers"] = loss.item()
     if teacher is not None and distill_weight > 0:
         with torch.no_grad():
             target = F.log_softmax(_logits(teacher, batch, answers, rows, bf16)[masked].float(), -1)
