@@ -44,6 +44,22 @@ def tiny():
     return ckpt
 
 
+@pytest.fixture()
+def tiny_bert(tiny):
+    """tiny_bert(seed): a random BERT in Hugging Face's layout, the tiny model's size, as a
+    pretrained encoder would come (the option reader's, training's anchor)."""
+    from transformers import BertConfig, BertModel
+
+    cfg = tiny.model.cfg
+
+    def make(seed: int):
+        torch.manual_seed(seed)
+        return BertModel(BertConfig(vocab_size=cfg.vocab_size, hidden_size=cfg.dim, num_hidden_layers=cfg.n_layers,
+                                    num_attention_heads=cfg.n_heads, intermediate_size=cfg.ffn_dim,
+                                    max_position_embeddings=cfg.max_position, hidden_act="gelu")).eval()
+    return make
+
+
 @pytest.fixture(scope="session")
 def shipped():
     return load_checkpoint()

@@ -5,7 +5,6 @@ import json
 
 import pytest
 import torch
-from transformers import BertConfig, BertModel
 
 from decider.engine.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from decider.engine.core import build_engine
@@ -22,13 +21,9 @@ NOTICE = Question("q2", "Is notice needed?", "boolean")
 
 
 @pytest.fixture()
-def encoder(tiny):
+def encoder(tiny_bert):
     """A tiny random BERT in Hugging Face's layout, as the pretrained encoder would come."""
-    torch.manual_seed(1)
-    cfg = tiny.model.cfg
-    return BertModel(BertConfig(vocab_size=cfg.vocab_size, hidden_size=cfg.dim, num_hidden_layers=2,
-                                num_attention_heads=cfg.n_heads, intermediate_size=cfg.ffn_dim,
-                                max_position_embeddings=cfg.max_position, hidden_act="gelu")).eval()
+    return tiny_bert(1)
 
 
 @pytest.fixture()

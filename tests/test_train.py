@@ -306,23 +306,12 @@ def test_a_set_the_generator_fails_on_is_skipped_and_said_but_many_stop_the_run(
         list(T.TrainingSets(cfg, tiny.tokenizer, tiny.model.cfg.n_answers, 0))
 
 
-def _bert(tiny, seed: int):
-    """A tiny random BERT in Hugging Face's layout, the size of the tiny model."""
-    from transformers import BertConfig, BertModel
-
-    torch.manual_seed(seed)
-    cfg = tiny.model.cfg
-    return BertModel(BertConfig(vocab_size=cfg.vocab_size, hidden_size=cfg.dim, num_hidden_layers=cfg.n_layers,
-                                num_attention_heads=cfg.n_heads, intermediate_size=cfg.ffn_dim,
-                                max_position_embeddings=cfg.max_position, hidden_act="gelu")).eval()
-
-
 def _anchor_batch(tiny):
     cfg = TrainConfig(batch_size=4, seed=3, stages=[Stage(max_links=2, examples=4, max_questions=4, mix=V2)])
     return next(iter(batches(cfg, tiny.tokenizer, tiny.model.cfg.n_answers)))
 
 
-def test_the_anchor_measures_how_far_the_prefix_states_are_from_the_encoders(tiny):
+def test_the_anchor_measures_how_far_the_prefix_states_are_from_the_encoders(tiny, tiny_bert):
     """A model whose prefix pass is the encoder's own (its weights, no question embeddings) is
     at distance 0 from it; another encoder's states are not."""
     from decider.engine.reader import SentenceReader, reader_from_pretrained
@@ -340,11 +329,11 @@ def test_the_anchor_measures_how_far_the_prefix_states_are_from_the_encoders(tin
         tb.batch.prefix_forward(model, hidden)
     assert len(hidden) == model.cfg.n_layers - 1
     assert anchor_distance(hidden, own, tb.batch, bf16=False).item() < 1e-5
-    other = reader_from_pretrained(model.cfg, _bert(tiny, 5).state_dict())
+    other = reader_from_pretrained(model.cfg, tiny_bert(5).state_dict())
     assert anchor_distance(hidden, other, tb.batch, bf16=False).item() > 0.1
 
 
-def test_a_run_held_to_the_encoder_ends_nearer_it_than_one_without(tiny, tmp_path):
+def test_a_run_held_to_the_encoder_ends_nearer_it_than_one_without(tiny, tiny_bert, tmp_path):
     """train() with `anchor` loads the encoder from `anchor_encoder`, logs its distance, and the
     run ends with prefix states nearer the encoder's than the same run without it."""
     from safetensors.torch import save_file
@@ -353,7 +342,7 @@ def test_a_run_held_to_the_encoder_ends_nearer_it_than_one_without(tiny, tmp_pat
     from decider.engine.reader import reader_from_pretrained
     from decider.engine.training.train import anchor_distance
 
-    encoder = _bert(tiny, 7)
+    encoder = tiny_bert(7)
     (tmp_path / "encoder").mkdir()
     save_file({k: v.contiguous() for k, v in encoder.state_dict().items()}, str(tmp_path / "encoder" / "model.safetensors"))
     init = save_checkpoint(tiny, tmp_path / "init")
