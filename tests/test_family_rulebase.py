@@ -22,6 +22,7 @@ def _sets(n: int = 400, links: int = 3, style: base.Style | None = None):
 
 
 SETS = _sets(800)
+BINDING = [rb.generate(random.Random(f"rulebase-binding:{i}"), base.Style(), 8, 3, binding=1.0) for i in range(400)]
 
 
 ENTITIES = sorted({e.lower() for w in rb.WORLDS for e in w.entities}, key=len, reverse=True)
@@ -45,7 +46,9 @@ def _stated(context: str) -> tuple[set, set]:
             if sentence.startswith(f"{e} is ") and sentence.endswith("."):
                 attr = sentence[len(e) + 4:-1]
                 if not re.search(r"\b(if|when|whenever|as|makes)\b", attr):
-                    (no if attr.startswith("not ") else yes).add((e, attr.removeprefix("not ")))
+                    negated, attr = attr.startswith("not "), attr.removeprefix("not ").removeprefix("both ")
+                    for a in attr.split(" and ") if not negated else [attr]:  # "is big and round"
+                        (no if negated else yes).add((e, a))
                 break
     return yes, no
 
@@ -61,11 +64,12 @@ def test_stated_facts_answer_their_questions():
     assert checked > 30
 
 
-def test_one_condition_rules_fire_on_stated_facts_and_chain():
+@pytest.mark.parametrize("sets, least", [(SETS, 30), (BINDING, 10)], ids=["sets", "binding"])
+def test_one_condition_rules_fire_on_stated_facts_and_chain(sets, least):
     """"All big things are red." with "The bear is big." makes "Is the bear red?" yes, and
     "Red things are cold." then makes the bear cold."""
     checked = 0
-    for s in SETS:
+    for s in sets:
         yes, _ = _stated(s.context)
         rules = re.findall(r"(?:all|\.) ([a-z]+) (?:things|people|units) are ([a-z]+)\.", ". " + s.context.lower())
         rules += re.findall(r"if (?:something|someone) is ([a-z]+) then (?:it is|they are) ([a-z]+)\.", s.context.lower())
@@ -75,7 +79,7 @@ def test_one_condition_rules_fire_on_stated_facts_and_chain():
             if (parsed := _is_question(q.text)) and parsed in yes:
                 assert a == 0, (s.context, q.text)
                 checked += 1
-    assert checked > 30
+    assert checked > least
 
 
 def test_no_answers_mostly_need_binding_and_yes_and_no_are_balanced():
@@ -309,3 +313,31 @@ def test_an_attribute_is_often_asked_of_two_entities_with_opposite_answers():
                 by_attr.setdefault(parsed[1], set()).add(a)
         paired += any(len(answers) == 2 for answers in by_attr.values())
     assert paired > 0.35 * len(SETS), paired  # 0.26 by chance alone (measured with PAIR = 0)
+
+
+def test_binding_sets_ask_conclusions_of_entities_said_alike():
+    """Binding sets (`binding`): a rule's conclusion is asked of entities its condition holds of
+    (yes) and fails for (no) about equally often, and the no ones are said to have attributes too
+    ("The dog is kind. If something is big then it is red. Is the dog red?"), so how much the
+    text says of an entity does not give the answer. A no is never an entity the text gives the
+    plain rule's condition."""
+    answers, said, checked = Counter(), 0, 0
+    for s in BINDING:
+        low = s.context.lower()
+        yes, _ = _stated(s.context)
+        rules = dict((c, a) for a, c in re.findall(r"(?:all|\.) ([a-z]+) (?:things|people|units) are ([a-z]+)\.",
+                                                    ". " + low)
+                     + re.findall(r"if (?:something|someone) is ([a-z]+) then (?:it is|they are) ([a-z]+)\.", low))
+        for q, a in zip(s.questions, s.answers):
+            parsed = _is_question(q.text)
+            if not parsed or parsed[1] not in rules:
+                continue
+            answers[a] += 1
+            if a == 1:
+                assert (parsed[0], rules[parsed[1]]) not in yes, (s.context, q.text)
+                said += any(e == parsed[0] for e, _ in yes)
+            checked += 1
+    assert checked > 50, checked
+    assert min(answers.values()) > 0.35 * checked, answers
+    assert said > 0.6 * answers[1], (said, answers)
+    assert all(len(s.questions) == 8 for s in BINDING)

@@ -100,6 +100,9 @@ WORLD_WEIGHTS = (4, 3, 3)
 FACT = ("{e} is {a}.", "{e} is {a}.", "{e} is {a}.", "{e} is {a}.", "It is known that {e} is {a}.",
         "{e} is {a}, as it happens.", "We know {e} is {a}.", "{e} is definitely {a}.", "{e} is known to be {a}.",
         "Note that {e} is {a}.")
+FACT_AND = ("{e} is {a} and {b}.", "{e} is both {a} and {b}.", "{e} is {a} and also {b}.",
+            "It is known that {e} is {a} and {b}.", "{e} is {a} as well as {b}.", "{e} is {a}, and {b} too.",
+            "We know {e} is {a} and {b}.", "{e} is {a} and {b}, as it happens.")
 NOT_FACT = ("{e} is not {a}.", "{e} is not {a}.", "{e} is not {a}.", "{e} is not {a}.", "{e} isn't {a}.",
             "It is known that {e} is not {a}.", "{e} is certainly not {a}.", "{e} is never {a}.",
             "We know {e} is not {a}.", "Note that {e} is not {a}.")
@@ -246,15 +249,18 @@ SIZES = {False: Size(entities=(3, 5), base=(3, 5), derived=(1, 4), facts=(3, 7),
          True: Size(entities=(2, 3), base=(2, 3), derived=(1, 2), facts=(2, 4), relations=(0, 2), rules=(1, 1))}
 
 
-def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet:
+def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int,
+             binding: float = 0.0) -> DecisionSet:
     """One set of `n_questions` questions over 2-5 entities, with rule chains of at most
-    `max_links` steps behind its derived answers."""
+    `max_links` steps behind its derived answers; a `binding` share of them is a binding set
+    (`_binding_attempt`)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0 <= max_links <= 5:
         raise ValueError(f"max_links must be 0..5, got {max_links}")
+    attempt = _binding_attempt if binding and max_links and rng.random() < binding else _attempt
     for _ in range(200):
-        built = _attempt(rng, style, n_questions, max_links)
+        built = attempt(rng, style, n_questions, max_links)
         if built is not None:
             return built
     raise RuntimeError("rulebase: no valid set in 200 draws")
@@ -468,6 +474,95 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
                 p = rng.choice(partners)
                 used.add(p)
                 ask(p, rng.random() < 0.25)
+    ds = sb.build(rng)
+    ds.chained = any(d > 0 for d in ds.depth) and len(ds.questions) > 1
+    ds.links = base.answer_links(ds, base.program_rules(prog.definitions), asked)
+    return ds
+
+
+def _binding_attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet | None:
+    """A set that only binding answers. Every entity is said to have one to three attributes
+    (two of them in one sentence now and then), each rule's condition holds of some entities and
+    fails for the others, and the questions ask each rule's conclusion of an entity of either
+    kind, in pairs:
+
+        The bear is big. The dog is kind and round. If something is big then it is red.
+        Is the bear red? (yes)  Is the dog red? (no)
+
+    In the family's other sets an entity whose condition fails is mostly one the text says
+    little about, or says is not so; a model can answer those from how much the text says of an
+    entity. Here the yes and the no entities are said alike, so only which entity the text gives
+    which attribute tells them apart. Chains of two links where `max_links` allows."""
+    w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
+    ents = list(dict.fromkeys(base.names(rng, w.entities, style) for _ in range(8)))[:rng.randint(2, 5)]
+    pool = list(w.attributes)
+    rng.shuffle(pool)
+    picked: list[str] = []
+    for a in pool:  # no two opposites in one set
+        if not any((a, b) in w.opposites or (b, a) in w.opposites for b in picked):
+            picked.append(a)
+    n_base = rng.randint(2, 5)
+    base_attrs, derived = picked[:n_base], picked[n_base:n_base + rng.randint(1, 3)]
+    if len(ents) < 2 or len(base_attrs) < 2 or not derived:
+        return None
+    sb = base.SetBuilder("rulebase")
+    prog = base.Program()
+    for e in ents:
+        has = rng.sample(base_attrs, rng.randint(1, min(3, len(base_attrs))))
+        if len(has) > 1 and rng.random() < 0.5:
+            s = sb.say(_say(FACT_AND, rng, style, e=e, a=has[0], b=has[1]))
+            prog.fact(("a", e, has.pop(0)), True, s)
+            prog.fact(("a", e, has.pop(0)), True, s)
+        for a in has:
+            prog.fact(("a", e, a), True, sb.say(_say(FACT, rng, style, e=e, a=a)))
+        lacks = [a for a in base_attrs if ("a", e, a) not in prog.facts]
+        if lacks and rng.random() < 0.15:
+            a = rng.choice(lacks)
+            prog.fact(("a", e, a), False, sb.say(_say(NOT_FACT, rng, style, e=e, a=a)))
+    made: list[str] = []
+    f = _subject_forms(w)
+    for c in derived:
+        chain = made and max_links > 1 and rng.random() < 0.4
+        a = rng.choice(made) if chain else rng.choice(base_attrs)
+        b = rng.choice([x for x in base_attrs if x != a])  # a second condition: a base attribute
+        form = rng.choices(("one", "two", "not"), weights=(3, 2, 1))[0]
+        conditions = [(a, True)] + ([(b, form == "two")] if form != "one" else [])
+        templates = {"one": RULE_1, "two": RULE_2, "not": RULE_NOT}[form]
+        fields = {"b": c} if form == "one" else {"b": b, "c": c}
+        s = sb.say(_say(templates, rng, style, a=a, A=base.cap(a), **fields, **f))
+        for e in ents:
+            prog.rule([(("a", e, x), want) for x, want in conditions], (("a", e, c), True), s)
+        made.append(c)
+    solved = prog.solve()
+
+    def truth(key) -> base.Solved:
+        return prog.truth(solved, key)
+
+    if max(truth(("a", e, c)).depth for e in ents for c in made) > max_links:
+        return None
+    # pairs of entities, one the conclusion holds of and one it does not
+    pairs = []
+    for c in made:
+        yes = [e for e in ents if truth(("a", e, c)).value is True]
+        no = [e for e in ents if truth(("a", e, c)).value is not True]
+        if yes and no:
+            pairs += [(("a", rng.choice(yes), c), ("a", rng.choice(no), c))]
+    if not pairs:
+        return None
+    rng.shuffle(pairs)
+    keys = [k for pair in pairs for k in rng.sample(pair, 2)]
+    keys += [k for k in (("a", e, c) for c in made for e in ents) if k not in keys]
+    facts = [("a", e, a) for e in ents for a in base_attrs]  # the rest: who has what, as stated
+    keys += rng.sample(facts, len(facts))
+    if len(keys) < n_questions:
+        return None
+    asked: dict = {}
+    for k in keys[:n_questions]:
+        negated = rng.random() < 0.2
+        t = truth(k)
+        sb.ask_boolean(_say(Q_NOT_ATTR if negated else Q_ATTR, rng, style, e=k[1], a=k[2]),
+                       (t.value is True) != negated, t.depth, t.support)
+        asked.setdefault(k, base.Asked(sb.questions[-1].text, negated=negated))
     ds = sb.build(rng)
     ds.chained = any(d > 0 for d in ds.depth) and len(ds.questions) > 1
     ds.links = base.answer_links(ds, base.program_rules(prog.definitions), asked)
