@@ -341,3 +341,30 @@ def test_binding_sets_ask_conclusions_of_entities_said_alike():
     assert min(answers.values()) > 0.35 * checked, answers
     assert said > 0.6 * answers[1], (said, answers)
     assert all(len(s.questions) == 8 for s in BINDING)
+
+
+def test_binding_sets_rules_on_relations_fire_on_stated_facts():
+    """"If something feeds something that is full then it is stopped." with "P-1 feeds T-1." and
+    "T-1 is full." makes "Is P-1 stopped?" yes; "Anything that likes the dog is kind." with "The
+    bear likes the dog." makes the bear kind."""
+    ents = "|".join(re.escape(e) for e in ENTITIES)
+    verbs = "|".join(sorted({r for w in rb.WORLDS for r, _ in w.relations}, key=len, reverse=True))
+    subject = r"(?:if (?:something|someone)|whenever (?:something|someone)|(?:anything|everything) that|" \
+              r"(?:anyone|everyone) who|whatever|whoever)"
+    then = r",? (?:then )?(?:it is|they are|is) ([a-z]+)\."
+    checked = 0
+    for s in BINDING:
+        low = " ".join(re.sub(r"^(?:we know|it is known that|note that) |,? as it happens(?=\.$)", "", sentence)
+                       for sentence in re.split(r"(?<=\.) ", s.context.lower()))
+        yes, _ = _stated(low)
+        rel = set(re.findall(rf"(?:^|\. )({ents}) ({verbs}) ({ents})\.", low))
+        fired = {(e, c) for r, o, c in re.findall(rf"{subject} ({verbs}) ({ents}){then}", low)
+                 for e, r2, o2 in rel if (r2, o2) == (r, o)}
+        fired |= {(e, c) for r, a, c in re.findall(
+            rf"{subject} ({verbs}) (?:something|someone) (?:that|who) is ([a-z]+){then}", low)
+            for e, r2, o in rel if r2 == r and (o, a) in yes}
+        for q, a in zip(s.questions, s.answers):
+            if (parsed := _is_question(q.text)) and parsed in fired:
+                assert a == 0, (s.context, q.text)
+                checked += 1
+    assert checked > 10, checked

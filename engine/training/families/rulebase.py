@@ -136,6 +136,11 @@ RULE_NOT_1 = ("If {x} is not {a} then {p} {be} {b}.", "{Every} {that} is not {a}
               "Whenever {x} is not {a}, {p} {be} {b}.", "{Any} {that} is not {a} is {b}.",
               "If {x} isn't {a} then {p} {be} {b}.", "{Every} {that} is not {a} is also {b}.",
               "If {x} is not {a}, then {p} {be} {b}.")
+RULE_REL_SOME = ("If {x} {r} {x} {that} is {a} then {p} {be} {b}.", "If {x} {r} {x} {that} is {a}, {p} {be} {b}.",
+                 "{Any} {that} {r} {x} {a} is {b}.", "Whenever {x} {r} {x} {that} is {a}, {p} {be} {b}.",
+                 "{Every} {that} {r} {x} {that} is {a} is {b}.", "All {g} that {rb} {x} {a} are {b}.",
+                 "If {x} {r} {x} {that} is {a}, then {p} {be} {b}.", "{Ever} {r} {x} {that} is {a} is {b}.",
+                 "{Every} {that} {r} {x} {a} is {b} as well.", "If {x} {r} {any} {a} then {p} {be} {b}.")
 RULE_REL_OTHER = ("If {x} {r} {o} and {o} is {a} then {p} {be} {b}.", "If {x} {r} {o} and {o} is {a}, {p} {be} {b}.",
                   "{Every} {that} {r} {o} is {b} if {o} is {a}.", "If {o} is {a} then {every} {that} {r} {o} is {b}.",
                   "When {o} is {a}, all {g} that {rb} {o} are {b}.",
@@ -482,17 +487,19 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
 
 def _binding_attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet | None:
     """A set that only binding answers. Every entity is said to have one to three attributes
-    (two of them in one sentence now and then), each rule's condition holds of some entities and
-    fails for the others, and the questions ask each rule's conclusion of an entity of either
-    kind, in pairs:
+    (two of them in one sentence now and then) and most relate to another, each rule's
+    condition holds of some entities and fails for the others, and the questions ask each
+    rule's conclusion of an entity of either kind, in pairs:
 
         The bear is big. The dog is kind and round. If something is big then it is red.
         Is the bear red? (yes)  Is the dog red? (no)
+        P-1 feeds T-1. P-2 feeds T-2. T-1 is full. If something feeds something that is full
+        then it is stopped.  Is P-1 stopped? (yes)  Is P-2 stopped? (no)
 
     In the family's other sets an entity whose condition fails is mostly one the text says
     little about, or says is not so; a model can answer those from how much the text says of an
     entity. Here the yes and the no entities are said alike, so only which entity the text gives
-    which attribute tells them apart. Chains of two links where `max_links` allows."""
+    which attribute or relation tells them apart. Chains of two links where `max_links` allows."""
     w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
     ents = list(dict.fromkeys(base.names(rng, w.entities, style) for _ in range(8)))[:rng.randint(2, 5)]
     pool = list(w.attributes)
@@ -505,6 +512,7 @@ def _binding_attempt(rng: random.Random, style: base.Style, n_questions: int, ma
     base_attrs, derived = picked[:n_base], picked[n_base:n_base + rng.randint(1, 3)]
     if len(ents) < 2 or len(base_attrs) < 2 or not derived:
         return None
+    rels = rng.sample(w.relations, rng.randint(1, 2))
     sb = base.SetBuilder("rulebase")
     prog = base.Program()
     for e in ents:
@@ -519,19 +527,30 @@ def _binding_attempt(rng: random.Random, style: base.Style, n_questions: int, ma
         if lacks and rng.random() < 0.15:
             a = rng.choice(lacks)
             prog.fact(("a", e, a), False, sb.say(_say(NOT_FACT, rng, style, e=e, a=a)))
+        if rng.random() < 0.7:
+            r, o = rng.choice(rels), rng.choice([x for x in ents if x != e])
+            prog.fact(("r", e, r[0], o), True, sb.say(_say(REL, rng, style, e=e, r=r[0], rb=r[1], o=o)))
     made: list[str] = []
     f = _subject_forms(w)
     for c in derived:
         chain = made and max_links > 1 and rng.random() < 0.4
         a = rng.choice(made) if chain else rng.choice(base_attrs)
         b = rng.choice([x for x in base_attrs if x != a])  # a second condition: a base attribute
-        form = rng.choices(("one", "two", "not"), weights=(3, 2, 1))[0]
-        conditions = [(a, True)] + ([(b, form == "two")] if form != "one" else [])
-        templates = {"one": RULE_1, "two": RULE_2, "not": RULE_NOT}[form]
-        fields = {"b": c} if form == "one" else {"b": b, "c": c}
-        s = sb.say(_say(templates, rng, style, a=a, A=base.cap(a), **fields, **f))
-        for e in ents:
-            prog.rule([(("a", e, x), want) for x, want in conditions], (("a", e, c), True), s)
+        r, o = rng.choice(rels), rng.choice(ents)
+        form = rng.choices(("one", "two", "not", "rel", "rel_some"), weights=(3, 2, 1, 2, 2))[0]
+        if form == "rel":  # "If something likes the dog then it is kind."
+            ground = [(e, [(("r", e, r[0], o), True)]) for e in ents]
+        elif form == "rel_some":  # "If something feeds something that is full then it is stopped."
+            ground = [(e, [(("r", e, r[0], x), True), (("a", x, a), True)]) for e in ents for x in ents if x != e]
+        else:
+            conditions = [(a, True)] + ([(b, form == "two")] if form != "one" else [])
+            ground = [(e, [(("a", e, x), want) for x, want in conditions]) for e in ents]
+        templates = {"one": RULE_1, "two": RULE_2, "not": RULE_NOT, "rel": RULE_REL, "rel_some": RULE_REL_SOME}[form]
+        fields = {"b": c} if form in ("one", "rel", "rel_some") else {"b": b, "c": c}
+        s = sb.say(_say(templates, rng, style, a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, **fields,
+                        **f))
+        for e, conditions in ground:
+            prog.rule(conditions, (("a", e, c), True), s)
         made.append(c)
     solved = prog.solve()
 
