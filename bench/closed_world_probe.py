@@ -6,7 +6,10 @@ Short contexts of facts about a few people, animals or tagged items, each with a
 its own ("The bear is big. The dog is kind."), and one yes/no question: an attribute asked of
 the entity it is said of (yes) or of another entity the text names (no: closed world). Form
 `rule` adds a rule ("If someone is big then they are red.") and asks its conclusion of an
-entity that meets the condition (yes) and of one that does not (no). A model that answers
+entity that meets the condition (yes) and of one that does not (no). Forms `relation` and
+`related` say whom each entity relates to ("The bear likes the dog.") and the rule reads that:
+"If something likes the dog then it is kind." or what it relates to: "If something likes
+something red then it is kind.". A model that answers
 from whether the words occur says yes to both; one that binds attributes to entities tells
 them apart. Prints per form the accuracy and the mean P(yes) of both groups.
 
@@ -38,7 +41,13 @@ FACT = ("{e} is {a}.", "{e} is {a} and {b}.")
 RULE = ("If someone is {a} then they are {c}.", "All {a} things are {c}.", "{A} things are {c}.",
         "If something is {a} then it is {c}.")
 QUESTION = ("Is {e} {a}?", "Is it true that {e} is {a}?", "{E} is {a}: yes or no?")
-FORMS = ("facts", "rule")
+VERBS = (("likes", "like"), ("watches", "watch"), ("feeds", "feed"), ("pushes", "push"), ("guards", "guard"))
+RELATION = ("{e} {r} {o}.",)
+RULE_RELATION = ("If something {r} {o} then it is {c}.", "Anything that {r} {o} is {c}.",
+                 "Whoever {r} {o} is {c}.")
+RULE_RELATED = ("If something {r} something {a} then it is {c}.", "Anything that {r} a {a} thing is {c}.",
+                "Whoever {r} someone who is {a} is {c}.")
+FORMS = ("facts", "rule", "relation", "related")
 
 
 def _cap(text: str) -> str:
@@ -54,7 +63,22 @@ def probe(rng: random.Random, form: str) -> tuple[str, str, bool]:
     sentences = [_cap(FACT[len(a) - 1].format(e=e, a=a[0], b=a[-1])) for e, a in has.items()]
     asked, yes = rng.choice(ents), rng.random() < 0.5
     holder = asked if yes else rng.choice([e for e in ents if e != asked])
-    if form == "facts":
+    if form in ("relation", "related"):  # each entity relates to another; the rule reads the relation
+        verb, attr = rng.choice(VERBS), attrs[-1]
+        targets = {e: rng.choice([o for o in ents if o != e]) for e in ents}
+        sentences += [_cap(RELATION[0].format(e=e, r=verb[0], o=o)) for e, o in targets.items()]
+        if form == "relation":  # "If something likes the dog then it is kind."
+            fits = [o for o in set(targets.values()) if (targets[asked] == o) == yes]
+            if not fits:
+                return probe(rng, form)
+            sentences.append(_cap(rng.choice(RULE_RELATION).format(r=verb[0], o=rng.choice(fits), c=attr)))
+        else:  # "If something likes something red then it is kind.": the attribute of what it relates to
+            fits = [a for a in attrs[:-1] if any(a in h for h in has.values()) and (a in has[targets[asked]]) == yes]
+            if not fits:
+                return probe(rng, form)
+            sentences.append(rng.choice(RULE_RELATED).format(r=verb[0], a=rng.choice(fits), c=attr))
+            sentences[-1] = _cap(sentences[-1])
+    elif form == "facts":
         attr = rng.choice(has[holder])
     else:
         cond, attr = rng.choice(has[holder]), attrs[-1]
