@@ -231,6 +231,18 @@ def _r_p(w: World, r: tuple[str, str]) -> str:
     return r[0] if w.pronoun == "it" else r[1]
 
 
+def _attributes(rng: random.Random, w: World) -> list[str]:
+    """The world's attributes shuffled, less any that is opposite to one kept before it (a unit
+    is never said to be both running and idle)."""
+    pool = list(w.attributes)
+    rng.shuffle(pool)
+    picked: list[str] = []
+    for a in pool:
+        if not any((a, b) in w.opposites or (b, a) in w.opposites for b in picked):
+            picked.append(a)
+    return picked
+
+
 SMALL = 0.3  # share of small sets
 PAIR = 0.5   # chance that an attribute question is followed by its contrast (below)
 
@@ -282,14 +294,9 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     ents = list(dict.fromkeys(ents))[: size.draw(rng, "entities")]
     if len(ents) < size.entities[0]:
         return None
-    pool = list(w.attributes)
-    rng.shuffle(pool)
+    picked = _attributes(rng, w)
     n_base = size.draw(rng, "base")
     n_derived = size.draw(rng, "derived") if max_links else 0
-    picked: list[str] = []
-    for a in pool:  # no two opposites in one set
-        if not any((a, b) in w.opposites or (b, a) in w.opposites for b in picked):
-            picked.append(a)
     base_attrs, derived = picked[:n_base], picked[n_base:n_base + n_derived]
     rels = rng.sample(w.relations, rng.randint(1, 2))
     sb = base.SetBuilder("rulebase")
@@ -502,12 +509,7 @@ def _binding_attempt(rng: random.Random, style: base.Style, n_questions: int, ma
     which attribute or relation tells them apart. Chains of two links where `max_links` allows."""
     w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
     ents = list(dict.fromkeys(base.names(rng, w.entities, style) for _ in range(8)))[:rng.randint(2, 5)]
-    pool = list(w.attributes)
-    rng.shuffle(pool)
-    picked: list[str] = []
-    for a in pool:  # no two opposites in one set
-        if not any((a, b) in w.opposites or (b, a) in w.opposites for b in picked):
-            picked.append(a)
+    picked = _attributes(rng, w)
     n_base = rng.randint(2, 5)
     base_attrs, derived = picked[:n_base], picked[n_base:n_base + rng.randint(1, 3)]
     if len(ents) < 2 or len(base_attrs) < 2 or not derived:
