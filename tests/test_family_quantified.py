@@ -431,31 +431,46 @@ def test_closed_world_probes_ask_who_has_an_attribute(monkeypatch):
 
 def test_the_closed_world_probe_answers_are_what_the_text_says():
     """bench/closed_world_probe.py: every probe's answer, re-derived from its own sentences
-    (facts, one rule, closed world), and every "no" asks an attribute the text does say, of
-    someone else or in a rule: the probe tells binding from word spotting."""
-    from closed_world_probe import FORMS, probe
+    (facts, whom each entity relates to, one rule, closed world), and every "no" asks an
+    attribute the text does say, of someone else or in a rule: the probe tells binding from
+    word spotting."""
+    from closed_world_probe import FORMS, VERBS, probe
 
     rule = re.compile(r"^(?:If someone is (\w+) then they are (\w+)|All (\w+) things are (\w+)|(\w+) things are (\w+)"
                       r"|If something is (\w+) then it is (\w+))\.$")
+    verb = "|".join(v for v, _ in VERBS)
+    related = re.compile(rf"^(?:If something ({verb}) something (\w+) then it is (\w+)|Anything that ({verb}) a "
+                         rf"(\w+) thing is (\w+)|Whoever ({verb}) someone who is (\w+) is (\w+))\.$")
+    relation = re.compile(rf"^(?:If something ({verb}) (.+) then it is (\w+)|Anything that ({verb}) (.+) is (\w+)"
+                          rf"|Whoever ({verb}) (.+) is (\w+))\.$")
     asked = (r"^Is it true that (.+) is (\w+)\?$", r"^(.+) is (\w+): yes or no\?$", r"^Is (.+) (\w+)\?$")
     rng = random.Random(0)
     for form in FORMS:
         for _ in range(200):
             context, question, yes = probe(rng, form)
             has: dict[str, set[str]] = collections.defaultdict(set)
-            rules = []
+            rels, rules, rel_rules = [], [], []
             for sentence in re.split(r"(?<=\.) ", context):
-                got = rule.match(sentence)
-                if got:
+                if got := rule.match(sentence):
                     cond, concl = [g for g in got.groups() if g]
                     rules.append((cond.lower(), concl))
-                    continue
-                ent, attrs = re.match(r"^(.+) is (\w+(?: and \w+)?)\.$", sentence).groups()
-                has[ent.lower()] |= set(attrs.split(" and "))
+                elif got := related.match(sentence):
+                    rel_rules.append(("related", *[g for g in got.groups() if g]))
+                elif got := relation.match(sentence):
+                    rel_rules.append(("relation", *[g for g in got.groups() if g]))
+                elif got := re.match(rf"^(.+) ({verb}) (.+)\.$", sentence):
+                    rels.append((got[1].lower(), got[2], got[3].lower()))
+                else:
+                    ent, attrs = re.match(r"^(.+) is (\w+(?: and \w+)?)\.$", sentence).groups()
+                    has[ent.lower()] |= set(attrs.split(" and "))
             for cond, concl in rules:
                 for attrs in has.values():
                     if cond in attrs:
                         attrs.add(concl)
+            for kind, v, what, concl in rel_rules:
+                for e, v2, o in rels:
+                    if v2 == v and (o == what.lower() if kind == "relation" else what in has[o]):
+                        has[e].add(concl)
             ent, attr = next(m.groups() for m in (re.match(p, question) for p in asked) if m)
             assert (attr in has[ent.lower()]) is yes, (context, question, yes)
             assert attr in context
