@@ -13,6 +13,13 @@ something red then it is kind.". A model that answers
 from whether the words occur says yes to both; one that binds attributes to entities tells
 them apart. Prints per form the accuracy and the mean P(yes) of both groups.
 
+`--learn STEPS` first fine-tunes a copy of the checkpoint in memory (batches of 16, AdamW at
+`--lr`, word embeddings frozen): on the rulebase family's binding sets (`--learn-from binding`,
+corpus.CorpusSpec.binding; the trainer's support dropping) or on the rule form's own probes,
+drawn apart from the measured ones (`--learn-from probes`), printing the training accuracy every
+50 steps; how fast the model learns to bind, and whether one source teaches the other's.
+`--save DIR` writes the fine-tuned checkpoint (for bench/realistic_eval.py).
+
 `--family-sets N` also answers N quantified validation sets of the corpus and splits their
 yes/no questions about an attribute by the generator's own solution: true; false and said of
 another entity; false and said of nobody (a rule's conclusion whose conditions fail, say);
@@ -88,6 +95,36 @@ def probe(rng: random.Random, form: str) -> tuple[str, str, bool]:
     return " ".join(sentences), question, yes
 
 
+def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> None:
+    """Fine-tune ckpt.model in place (see the module docstring)."""
+    import torch
+
+    from decider.engine.request import Question
+    from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set
+    from decider.engine.training.train import fine_tune
+
+    torch.manual_seed(seed)
+    model = ckpt.model.float()
+    model.word_embeddings.weight.requires_grad_(False)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
+    rng, index = random.Random(f"learn:{seed}"), 30_000_000
+    spec = CorpusSpec(split="train", mix=(("rulebase", 1.0),), binding=1.0, more_phrasings=True)
+
+    def draw() -> list:
+        nonlocal index
+        if source == "binding":
+            index += 1
+            return [make_set(spec, index - 1)]
+        context, question, yes = probe(rng, "rule")
+        return [DecisionSet(sentences=[context], questions=[Question("q", question, "boolean")],
+                            answers=[0 if yes else 1], depth=[1], support=[None], chained=False)]
+
+    fine_tune(model, ckpt.tokenizer, draw, steps, opt, bf16=bf16, rng=rng,
+              drop_support=0.5 if source == "binding" else 0.0,
+              report=lambda step, accuracy: print(json.dumps({"step": step, "train_accuracy_last_50": round(accuracy, 3)}),
+                                                  flush=True))
+
+
 def family_accuracy(ckpt, n: int) -> dict:
     """Per-item accuracy on n quantified validation sets, yes/no questions about an attribute
     grouped by the generator's solution (see the module docstring)."""
@@ -125,10 +162,20 @@ def main() -> int:
     p.add_argument("--form", choices=FORMS, nargs="+", default=list(FORMS))
     p.add_argument("--family-sets", type=int, default=0, help="also answer this many quantified validation sets")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--learn", type=int, default=0, metavar="STEPS", help="fine-tune a copy first (in memory)")
+    p.add_argument("--learn-from", choices=("binding", "probes"), default="binding",
+                   help="with --learn: the rulebase family's binding sets, or the rule form's own probes")
+    p.add_argument("--lr", type=float, default=1.5e-4, help="with --learn")
+    p.add_argument("--bf16", action="store_true", help="with --learn: bf16 autocast, as the trainer on a fast-bf16 CPU")
+    p.add_argument("--save", metavar="DIR", help="with --learn: write the fine-tuned checkpoint there")
     args = p.parse_args()
-    from decider.engine.checkpoint import load_checkpoint
+    from decider.engine.checkpoint import load_checkpoint, save_checkpoint
 
     ckpt = load_checkpoint(args.checkpoint)
+    if args.learn:
+        learn(ckpt, args.learn, args.learn_from, args.lr, args.bf16, args.seed)
+        if args.save:
+            save_checkpoint(ckpt, args.save)
     engine = build_engine(ckpt, precision="fp32", prefix_cache_bytes=0)
     for form in args.form:
         rng = random.Random(f"{args.seed}:{form}")

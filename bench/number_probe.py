@@ -107,7 +107,7 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     import torch
 
     from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, make_twins
-    from decider.engine.training.train import TrainBatch, batch_loss, make_example
+    from decider.engine.training.train import fine_tune
 
     torch.manual_seed(seed)
     model = ckpt.model.float().train()
@@ -127,30 +127,22 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
     opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
                              {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}])
-    rng, right, index = random.Random(seed), [], 20_000_000
+    rng, index = random.Random(seed), 20_000_000
     spec = CorpusSpec(split="train", mix=tuple(mix.items()), stated=stated) if mix else None
-    for step in range(steps):
-        examples = []
-        while len(examples) < 16:
-            if spec:
-                sets = make_twins(spec, index) if twins else [make_set(spec, index)]
-                index += 1
-            else:
-                sentences, question, above = probe(rng, distractors, form)
-                sets = [DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
-                                    answers=[0 if above else 1], depth=[0], support=[None], chained=False)]
-            examples += [make_example(s, ckpt.tokenizer, rng, 0.0, 1) for s in sets[:16 - len(examples)]]
-        tb = TrainBatch.collate(examples, ckpt.tokenizer.pad, model.cfg.n_answers)
-        loss, correct, masked = batch_loss(model, tb, bf16=bf16)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
-        opt.step()
-        right.append(correct.sum().item() / masked.sum().item())
-        if step % 50 == 49:
-            print(json.dumps({"step": step + 1, "distractors": distractors,
-                              "train_accuracy_last_50": round(statistics.mean(right[-50:]), 3)}), flush=True)
-    model.eval()
+
+    def draw() -> list:
+        nonlocal index
+        if spec:
+            index += 1
+            return make_twins(spec, index - 1) if twins else [make_set(spec, index - 1)]
+        sentences, question, above = probe(rng, distractors, form)
+        return [DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
+                            answers=[0 if above else 1], depth=[0], support=[None], chained=False)]
+
+    fine_tune(model, ckpt.tokenizer, draw, steps, opt, bf16=bf16, rng=rng,
+              report=lambda step, accuracy: print(json.dumps({"step": step, "distractors": distractors,
+                                                              "train_accuracy_last_50": round(accuracy, 3)}),
+                                                  flush=True))
 
 
 def family_accuracy(ckpt, n: int, stated: float = 0.0) -> dict:

@@ -325,9 +325,8 @@ def test_binding_sets_ask_conclusions_of_entities_said_alike():
     for s in BINDING:
         low = s.context.lower()
         yes, _ = _stated(s.context)
-        rules = dict((c, a) for a, c in re.findall(r"(?:all|\.) ([a-z]+) (?:things|people|units) are ([a-z]+)\.",
-                                                    ". " + low)
-                     + re.findall(r"if (?:something|someone) is ([a-z]+) then (?:it is|they are) ([a-z]+)\.", low))
+        rules = {c: a for a, c in re.findall(r"(?:all|\.) ([a-z]+) (?:things|people|units) are ([a-z]+)\.", ". " + low)
+                 + re.findall(r"if (?:something|someone) is ([a-z]+) then (?:it is|they are) ([a-z]+)\.", low)}
         for q, a in zip(s.questions, s.answers):
             parsed = _is_question(q.text)
             if not parsed or parsed[1] not in rules:

@@ -398,6 +398,32 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
 
+def fine_tune(model, tokenizer: DecisionTokenizer, draw, steps: int, opt: torch.optim.Optimizer, bf16: bool = False,
+              rng: random.Random | None = None, drop_support: float = 0.0, batch_size: int = 16,
+              report=None, every: int = 50) -> None:
+    """`steps` optimiser steps on sets from `draw()` (a list of sets each call), in memory: the
+    probes' checks of what a model can learn and how fast (bench/number_probe.py,
+    bench/closed_world_probe.py). `report(step, accuracy)` gets the masked slots' accuracy over
+    the last `every` steps."""
+    rng = rng or random.Random(0)
+    model.train()
+    right = []
+    for step in range(steps):
+        examples = []
+        while len(examples) < batch_size:
+            examples += [make_example(s, tokenizer, rng, drop_support, 1) for s in draw()[:batch_size - len(examples)]]
+        tb = TrainBatch.collate(examples, tokenizer.pad, model.cfg.n_answers)
+        loss, correct, masked = batch_loss(model, tb, bf16=bf16)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+        opt.step()
+        right.append(correct.sum().item() / masked.sum().item())
+        if report is not None and step % every == every - 1:
+            report(step + 1, sum(right[-every:]) / every)
+    model.eval()
+
+
 def lr_at(cfg: TrainConfig, step: int, total_steps: int, seconds: float = 0.0) -> float:
     """Linear warm-up, then cosine down to min_lr_ratio over the schedule (or the time limit)."""
     if step < cfg.warmup_steps:
