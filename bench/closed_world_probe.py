@@ -15,8 +15,9 @@ them apart. Prints per form the accuracy and the mean P(yes) of both groups.
 
 `--learn STEPS` first fine-tunes a copy of the checkpoint in memory (batches of 16, AdamW at
 `--lr`, word embeddings frozen): on the rulebase family's binding sets (`--learn-from binding`,
-corpus.CorpusSpec.binding; the trainer's support dropping) or on the rule form's own probes,
-drawn apart from the measured ones (`--learn-from probes`), printing the training accuracy every
+corpus.CorpusSpec.binding; the trainer's support dropping), on its other sets with one question
+each (`--learn-from family`: `rulebase@1:1`), or on the rule form's own probes, drawn apart from
+the measured ones (`--learn-from probes`), printing the training accuracy every
 50 steps; how fast the model learns to bind, and whether one source teaches the other's.
 `--save DIR` writes the fine-tuned checkpoint (for bench/realistic_eval.py).
 
@@ -108,11 +109,12 @@ def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> No
     model.word_embeddings.weight.requires_grad_(False)
     opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
     rng, index = random.Random(f"learn:{seed}"), 30_000_000
-    spec = CorpusSpec(split="train", mix=(("rulebase", 1.0),), binding=1.0, more_phrasings=True)
+    spec = CorpusSpec(split="train", mix=(("rulebase" if source == "binding" else "rulebase@1:1", 1.0),),
+                      binding=1.0 if source == "binding" else 0.0, more_phrasings=True)
 
     def draw() -> list:
         nonlocal index
-        if source == "binding":
+        if source != "probes":
             index += 1
             return [make_set(spec, index - 1)]
         context, question, yes = probe(rng, "rule")
@@ -120,7 +122,7 @@ def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> No
                             answers=[0 if yes else 1], depth=[1], support=[None], chained=False)]
 
     fine_tune(model, ckpt.tokenizer, draw, steps, opt, bf16=bf16, rng=rng,
-              drop_support=0.5 if source == "binding" else 0.0,
+              drop_support=0.0 if source == "probes" else 0.5,
               report=lambda step, accuracy: print(json.dumps({"step": step, "train_accuracy_last_50": round(accuracy, 3)}),
                                                   flush=True))
 
@@ -163,8 +165,9 @@ def main() -> int:
     p.add_argument("--family-sets", type=int, default=0, help="also answer this many quantified validation sets")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--learn", type=int, default=0, metavar="STEPS", help="fine-tune a copy first (in memory)")
-    p.add_argument("--learn-from", choices=("binding", "probes"), default="binding",
-                   help="with --learn: the rulebase family's binding sets, or the rule form's own probes")
+    p.add_argument("--learn-from", choices=("binding", "family", "probes"), default="binding",
+                   help="with --learn: the rulebase family's binding sets, its other sets (one question each), "
+                        "or the rule form's own probes")
     p.add_argument("--lr", type=float, default=1.5e-4, help="with --learn")
     p.add_argument("--bf16", action="store_true", help="with --learn: bf16 autocast, as the trainer on a fast-bf16 CPU")
     p.add_argument("--save", metavar="DIR", help="with --learn: write the fine-tuned checkpoint there")
