@@ -473,3 +473,29 @@ def test_every_statement_points_at_the_sentence_that_made_it(monkeypatch):
     monkeypatch.setattr(c.Doc, "finish", finish_)
     for i in range(150):
         c.generate(random.Random(i), STYLES[i % 3], 8 - i % 3, 5 - i % 2)
+
+
+def test_the_rights_probe_answers_are_what_the_clauses_say():
+    """bench/rights_probe.py: the asked party holds the right exactly when a clause gives it to
+    that party; the other party's clause refuses it in the same words, and the right asked is
+    always in the text (both answers are said alike)."""
+    from rights_probe import RIGHTS, probe
+
+    def said(template: str, party: str, other: str, context: str) -> bool:
+        pattern = re.escape(template).replace(r"\{n\}", r"\d+").replace(r"\{P\}", re.escape(party)) \
+            .replace(r"\{O\}", re.escape(other))
+        return re.search(rf"\d+\.\d+ {pattern}", context) is not None
+
+    rng, answers = random.Random(0), []
+    for _ in range(300):
+        context, question, yes = probe(rng)
+        parties = re.match(r"This Agreement is made between the (.+?) and the (.+?)\. ", context).groups()
+        asked = next(p for p in parties if f"the {p} " in question)
+        other = next(p for p in parties if p != asked)
+        right = next(r for r, (_, _, qs) in RIGHTS.items() if any(q.format(P=asked) == question for q in qs))
+        given, refused, _ = RIGHTS[right]
+        assert said(given, asked, other, context) is yes, (context, question)
+        assert said(refused, asked, other, context) is not yes, (context, question)
+        assert said(given, other, asked, context) is not yes and said(refused, other, asked, context) is yes
+        answers.append(yes)
+    assert 0.4 < sum(answers) / len(answers) < 0.6
