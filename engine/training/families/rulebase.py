@@ -517,43 +517,8 @@ def _binding_attempt(rng: random.Random, style: base.Style, n_questions: int, ma
     rels = rng.sample(w.relations, rng.randint(1, 2))
     sb = base.SetBuilder("rulebase")
     prog = base.Program()
-    for e in ents:
-        has = rng.sample(base_attrs, rng.randint(1, min(3, len(base_attrs))))
-        if len(has) > 1 and rng.random() < 0.5:
-            s = sb.say(_say(FACT_AND, rng, style, e=e, a=has[0], b=has[1]))
-            prog.fact(("a", e, has.pop(0)), True, s)
-            prog.fact(("a", e, has.pop(0)), True, s)
-        for a in has:
-            prog.fact(("a", e, a), True, sb.say(_say(FACT, rng, style, e=e, a=a)))
-        lacks = [a for a in base_attrs if ("a", e, a) not in prog.facts]
-        if lacks and rng.random() < 0.15:
-            a = rng.choice(lacks)
-            prog.fact(("a", e, a), False, sb.say(_say(NOT_FACT, rng, style, e=e, a=a)))
-        if rng.random() < 0.7:
-            r, o = rng.choice(rels), rng.choice([x for x in ents if x != e])
-            prog.fact(("r", e, r[0], o), True, sb.say(_say(REL, rng, style, e=e, r=r[0], rb=r[1], o=o)))
-    made: list[str] = []
-    f = _subject_forms(w)
-    for c in derived:
-        chain = made and max_links > 1 and rng.random() < 0.4
-        a = rng.choice(made) if chain else rng.choice(base_attrs)
-        b = rng.choice([x for x in base_attrs if x != a])  # a second condition: a base attribute
-        r, o = rng.choice(rels), rng.choice(ents)
-        form = rng.choices(("one", "two", "not", "rel", "rel_some"), weights=(3, 2, 1, 2, 2))[0]
-        if form == "rel":  # "If something likes the dog then it is kind."
-            ground = [(e, [(("r", e, r[0], o), True)]) for e in ents]
-        elif form == "rel_some":  # "If something feeds something that is full then it is stopped."
-            ground = [(e, [(("r", e, r[0], x), True), (("a", x, a), True)]) for e in ents for x in ents if x != e]
-        else:
-            conditions = [(a, True)] + ([(b, form == "two")] if form != "one" else [])
-            ground = [(e, [(("a", e, x), want) for x, want in conditions]) for e in ents]
-        templates = {"one": RULE_1, "two": RULE_2, "not": RULE_NOT, "rel": RULE_REL, "rel_some": RULE_REL_SOME}[form]
-        fields = {"b": c} if form in ("one", "rel", "rel_some") else {"b": b, "c": c}
-        s = sb.say(_say(templates, rng, style, a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, **fields,
-                        **f))
-        for e, conditions in ground:
-            prog.rule(conditions, (("a", e, c), True), s)
-        made.append(c)
+    _say_alike(rng, style, sb, prog, ents, base_attrs, rels)
+    made = _binding_rules(rng, style, sb, prog, w, ents, base_attrs, derived, rels, max_links)
     solved = prog.solve()
 
     def truth(key) -> base.Solved:
@@ -588,6 +553,55 @@ def _binding_attempt(rng: random.Random, style: base.Style, n_questions: int, ma
     ds.chained = any(d > 0 for d in ds.depth) and len(ds.questions) > 1
     ds.links = base.answer_links(ds, base.program_rules(prog.definitions), asked)
     return ds
+
+
+def _say_alike(rng: random.Random, style: base.Style, sb: base.SetBuilder, prog: base.Program, ents: list[str],
+               base_attrs: list[str], rels: list) -> None:
+    """A binding set's facts: one to three attributes of every entity, now and then one it lacks
+    said as such, and for most a relation to another."""
+    for e in ents:
+        has = rng.sample(base_attrs, rng.randint(1, min(3, len(base_attrs))))
+        if len(has) > 1 and rng.random() < 0.5:
+            s = sb.say(_say(FACT_AND, rng, style, e=e, a=has[0], b=has[1]))
+            prog.fact(("a", e, has.pop(0)), True, s)
+            prog.fact(("a", e, has.pop(0)), True, s)
+        for a in has:
+            prog.fact(("a", e, a), True, sb.say(_say(FACT, rng, style, e=e, a=a)))
+        lacks = [a for a in base_attrs if ("a", e, a) not in prog.facts]
+        if lacks and rng.random() < 0.15:
+            a = rng.choice(lacks)
+            prog.fact(("a", e, a), False, sb.say(_say(NOT_FACT, rng, style, e=e, a=a)))
+        if rng.random() < 0.7:
+            r, o = rng.choice(rels), rng.choice([x for x in ents if x != e])
+            prog.fact(("r", e, r[0], o), True, sb.say(_say(REL, rng, style, e=e, r=r[0], rb=r[1], o=o)))
+
+
+def _binding_rules(rng: random.Random, style: base.Style, sb: base.SetBuilder, prog: base.Program, w: World,
+                   ents: list[str], base_attrs: list[str], derived: list[str], rels: list, max_links: int) -> list[str]:
+    """A binding set's rules, one per derived attribute (the attributes concluded, in order)."""
+    made: list[str] = []
+    f = _subject_forms(w)
+    for c in derived:
+        chain = made and max_links > 1 and rng.random() < 0.4
+        a = rng.choice(made) if chain else rng.choice(base_attrs)
+        b = rng.choice([x for x in base_attrs if x != a])  # a second condition: a base attribute
+        r, o = rng.choice(rels), rng.choice(ents)
+        form = rng.choices(("one", "two", "not", "rel", "rel_some"), weights=(3, 2, 1, 2, 2))[0]
+        if form == "rel":  # "If something likes the dog then it is kind."
+            ground = [(e, [(("r", e, r[0], o), True)]) for e in ents]
+        elif form == "rel_some":  # "If something feeds something that is full then it is stopped."
+            ground = [(e, [(("r", e, r[0], x), True), (("a", x, a), True)]) for e in ents for x in ents if x != e]
+        else:
+            conditions = [(a, True)] + ([(b, form == "two")] if form != "one" else [])
+            ground = [(e, [(("a", e, x), want) for x, want in conditions]) for e in ents]
+        templates = {"one": RULE_1, "two": RULE_2, "not": RULE_NOT, "rel": RULE_REL, "rel_some": RULE_REL_SOME}[form]
+        fields = {"b": c} if form in ("one", "rel", "rel_some") else {"b": b, "c": c}
+        s = sb.say(_say(templates, rng, style, a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, **fields,
+                        **f))
+        for e, conditions in ground:
+            prog.rule(conditions, (("a", e, c), True), s)
+        made.append(c)
+    return made
 
 
 def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None:
