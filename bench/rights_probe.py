@@ -10,6 +10,10 @@ yes/no question as a reviewer asks it, of either party ("Can the Customer end th
 without giving a reason?"). Both parties are said alike, so a model that answers from whether
 the right is mentioned says the same of both; one that reads who holds it tells them apart.
 Prints the accuracy and the mean P(yes) when the asked party holds the right and when not.
+
+`--learn STEPS` first fine-tunes a copy of the checkpoint in memory on probes drawn apart from
+the measured ones (batches of 16, AdamW at `--lr`, word embeddings frozen), printing the
+training accuracy every 50 steps: can the model learn to read who holds a right, and how fast.
 """
 
 from __future__ import annotations
@@ -63,16 +67,46 @@ def probe(rng: random.Random) -> tuple[str, str, bool]:
     return context, question, holders[right] == asked
 
 
+def learn(ckpt, steps: int, lr: float, bf16: bool, seed: int) -> None:
+    """Fine-tune ckpt.model in place on probes (see the module docstring)."""
+    import torch
+
+    from decider.engine.request import Question
+    from decider.engine.training.corpus import DecisionSet
+    from decider.engine.training.train import fine_tune
+
+    torch.manual_seed(seed)
+    model = ckpt.model.float()
+    model.word_embeddings.weight.requires_grad_(False)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
+    rng = random.Random(f"learn:{seed}")
+
+    def draw() -> list:
+        context, question, yes = probe(rng)
+        return [DecisionSet(sentences=[context], questions=[Question("q", question, "boolean")],
+                            answers=[0 if yes else 1], depth=[0], support=[None], chained=False)]
+
+    fine_tune(model, ckpt.tokenizer, draw, steps, opt, bf16=bf16, rng=rng,
+              report=lambda step, accuracy: print(json.dumps({"step": step, "train_accuracy_last_50": round(accuracy, 3)}),
+                                                  flush=True))
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--checkpoint")
     p.add_argument("--probes", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--learn", type=int, default=0, metavar="STEPS", help="fine-tune a copy on probes first (in memory)")
+    p.add_argument("--lr", type=float, default=1.5e-4, help="with --learn")
+    p.add_argument("--bf16", action="store_true", help="with --learn: bf16 autocast, as the trainer on a fast-bf16 CPU")
     args = p.parse_args()
     from decider.engine.checkpoint import load_checkpoint
     from decider.engine.core import build_engine
 
-    engine = build_engine(load_checkpoint(args.checkpoint), precision="fp32", prefix_cache_bytes=0)
+    ckpt = load_checkpoint(args.checkpoint)
+    if args.learn:
+        learn(ckpt, args.learn, args.lr, args.bf16, args.seed)
+    engine = build_engine(ckpt, precision="fp32", prefix_cache_bytes=0)
     rng = random.Random(f"{args.seed}:rights")
     drawn = [probe(rng) for _ in range(args.probes)]
     results = engine.decide([{"context": c, "questions": [{"id": "q", "text": q, "type": "boolean"}],
