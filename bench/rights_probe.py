@@ -39,8 +39,8 @@ RIGHTS = {
               "The {P} has no right to audit the records of the {O}.",
               ("Is the {P} allowed to inspect the other party's books?", "Can the {P} audit the other party?")),
     "subcontract": ("The {P} may subcontract any of its obligations without consent.",
-                    "The {P} shall not subcontract any of its obligations without the prior written consent of "
-                    "the {O}.",
+                    ("The {P} shall not subcontract any of its obligations without the prior written consent of "
+                     "the {O}."),
                     ("Can the {P} use subcontractors without permission?",
                      "May the {P} subcontract without the other party's consent?")),
 }
