@@ -100,14 +100,12 @@ def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> No
     """Fine-tune ckpt.model in place (see the module docstring)."""
     import torch
 
-    from decider.engine.request import Question
-    from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set
+    from decider.engine.training.corpus import CorpusSpec, make_set, yes_no_set
     from decider.engine.training.train import fine_tune
 
     torch.manual_seed(seed)
     model = ckpt.model.float()
     model.word_embeddings.weight.requires_grad_(False)
-    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
     rng, index = random.Random(f"learn:{seed}"), 30_000_000
     spec = CorpusSpec(split="train", mix=(("rulebase" if source == "binding" else "rulebase@1:1", 1.0),),
                       binding=1.0 if source == "binding" else 0.0, more_phrasings=True)
@@ -118,13 +116,10 @@ def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> No
             index += 1
             return [make_set(spec, index - 1)]
         context, question, yes = probe(rng, "rule")
-        return [DecisionSet(sentences=[context], questions=[Question("q", question, "boolean")],
-                            answers=[0 if yes else 1], depth=[1], support=[None], chained=False)]
+        return [yes_no_set([context], question, yes, depth=1)]
 
-    fine_tune(model, ckpt.tokenizer, draw, steps, opt, bf16=bf16, rng=rng,
-              drop_support=0.0 if source == "probes" else 0.5,
-              report=lambda step, accuracy: print(json.dumps({"step": step, "train_accuracy_last_50": round(accuracy, 3)}),
-                                                  flush=True))
+    fine_tune(model, ckpt.tokenizer, draw, steps, lr=lr, bf16=bf16, rng=rng,
+              drop_support=0.0 if source == "probes" else 0.5)
 
 
 def family_accuracy(ckpt, n: int) -> dict:

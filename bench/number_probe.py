@@ -46,7 +46,6 @@ import random
 import statistics
 
 from decider.engine.core import build_engine
-from decider.engine.request import Question
 
 
 FORMS = ("trip", "limits", "number", "stated")
@@ -106,7 +105,7 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
     import torch
 
-    from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, make_twins
+    from decider.engine.training.corpus import CorpusSpec, make_set, make_twins, yes_no_set
     from decider.engine.training.train import fine_tune
 
     torch.manual_seed(seed)
@@ -136,10 +135,9 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
             index += 1
             return make_twins(spec, index - 1) if twins else [make_set(spec, index - 1)]
         sentences, question, above = probe(rng, distractors, form)
-        return [DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")],
-                            answers=[0 if above else 1], depth=[0], support=[None], chained=False)]
+        return [yes_no_set(sentences, question, above)]
 
-    fine_tune(model, ckpt.tokenizer, draw, steps, opt, bf16=bf16, rng=rng,
+    fine_tune(model, ckpt.tokenizer, draw, steps, opt=opt, bf16=bf16, rng=rng,
               report=lambda step, accuracy: print(json.dumps({"step": step, "distractors": distractors,
                                                               "train_accuracy_last_50": round(accuracy, 3)}),
                                                   flush=True))

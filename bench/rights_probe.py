@@ -71,24 +71,19 @@ def learn(ckpt, steps: int, lr: float, bf16: bool, seed: int) -> None:
     """Fine-tune ckpt.model in place on probes (see the module docstring)."""
     import torch
 
-    from decider.engine.request import Question
-    from decider.engine.training.corpus import DecisionSet
+    from decider.engine.training.corpus import yes_no_set
     from decider.engine.training.train import fine_tune
 
     torch.manual_seed(seed)
     model = ckpt.model.float()
     model.word_embeddings.weight.requires_grad_(False)
-    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
     rng = random.Random(f"learn:{seed}")
 
     def draw() -> list:
         context, question, yes = probe(rng)
-        return [DecisionSet(sentences=[context], questions=[Question("q", question, "boolean")],
-                            answers=[0 if yes else 1], depth=[0], support=[None], chained=False)]
+        return [yes_no_set([context], question, yes)]
 
-    fine_tune(model, ckpt.tokenizer, draw, steps, opt, bf16=bf16, rng=rng,
-              report=lambda step, accuracy: print(json.dumps({"step": step, "train_accuracy_last_50": round(accuracy, 3)}),
-                                                  flush=True))
+    fine_tune(model, ckpt.tokenizer, draw, steps, lr=lr, bf16=bf16, rng=rng)
 
 
 def main() -> int:

@@ -439,6 +439,12 @@ class CorpusSpec:
     shorthand: float = 0.0  # share of sets rewritten in shorthand, the same answers (training.shorthand; training only)
 
 
+def yes_no_set(sentences: list[str], question: str, yes: bool, depth: int = 0) -> DecisionSet:
+    """One yes/no question on a context (a probe's, bench/), closed world: nothing supports it."""
+    return DecisionSet(sentences=sentences, questions=[Question("q", question, "boolean")], answers=[0 if yes else 1],
+                       depth=[depth], support=[None], chained=False)
+
+
 def family_of(s: DecisionSet) -> str:
     """The family a set came from ('v1' for the v1 domains and for team data)."""
     return s.domain if s.domain in FAMILIES else "v1"

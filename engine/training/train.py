@@ -398,14 +398,18 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
 
-def fine_tune(model, tokenizer: DecisionTokenizer, draw, steps: int, opt: torch.optim.Optimizer, bf16: bool = False,
-              rng: random.Random | None = None, drop_support: float = 0.0, batch_size: int = 16,
-              report=None, every: int = 50) -> None:
+def fine_tune(model, tokenizer: DecisionTokenizer, draw, steps: int, opt: torch.optim.Optimizer | None = None,
+              lr: float = 1.5e-4, bf16: bool = False, rng: random.Random | None = None, drop_support: float = 0.0,
+              batch_size: int = 16, report=None, every: int = 50) -> None:
     """`steps` optimiser steps on sets from `draw()` (a list of sets each call), in memory: the
     probes' checks of what a model can learn and how fast (bench/number_probe.py,
-    bench/closed_world_probe.py). `report(step, accuracy)` gets the masked slots' accuracy over
-    the last `every` steps."""
+    bench/closed_world_probe.py, bench/rights_probe.py). Without `opt`, AdamW at `lr` over the
+    parameters that learn. `report(step, accuracy)` gets the masked slots' accuracy over the
+    last `every` steps; by default it is printed as JSON."""
     rng = rng or random.Random(0)
+    opt = opt or torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
+    report = report or (lambda step, accuracy: print(json.dumps({"step": step, "train_accuracy_last_50":
+                                                                 round(accuracy, 3)}), flush=True))
     model.train()
     right = []
     for step in range(steps):
