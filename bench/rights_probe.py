@@ -1,6 +1,7 @@
 """Does the model read which party holds a right, or only whether the right is said at all?
 
     python bench/rights_probe.py [--checkpoint DIR] [--probes 100] [--seed 0]
+                                 [--learn STEPS --learn-from probes|holders|family]
 
 Short contracts between two parties named by role ("the Supplier", "the Customer"), two to
 four numbered clauses, each right given to one party and refused to the other in the same
@@ -11,9 +12,12 @@ without giving a reason?"). Both parties are said alike, so a model that answers
 the right is mentioned says the same of both; one that reads who holds it tells them apart.
 Prints the accuracy and the mean P(yes) when the asked party holds the right and when not.
 
-`--learn STEPS` first fine-tunes a copy of the checkpoint in memory on probes drawn apart from
-the measured ones (batches of 16, AdamW at `--lr`, word embeddings frozen), printing the
-training accuracy every 50 steps: can the model learn to read who holds a right, and how fast.
+`--learn STEPS` first fine-tunes a copy of the checkpoint in memory (batches of 16, AdamW at
+`--lr`, word embeddings frozen), printing the training accuracy every 50 steps: on probes drawn
+apart from the measured ones (`--learn-from probes`: can the model learn to read who holds a
+right, and how fast), on the contracts family's holders sets (`--learn-from holders`,
+corpus.CorpusSpec.holders: its own wording, none of the probe's questions) or on its other sets
+(`--learn-from family`): does what the family teaches carry over to the probe's sentences.
 """
 
 from __future__ import annotations
@@ -67,23 +71,30 @@ def probe(rng: random.Random) -> tuple[str, str, bool]:
     return context, question, holders[right] == asked
 
 
-def learn(ckpt, steps: int, lr: float, bf16: bool, seed: int) -> None:
-    """Fine-tune ckpt.model in place on probes (see the module docstring)."""
+def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> None:
+    """Fine-tune ckpt.model in place (see the module docstring)."""
     import torch
 
-    from decider.engine.training.corpus import yes_no_set
+    from decider.engine.training.corpus import CorpusSpec, make_set, yes_no_set
     from decider.engine.training.train import fine_tune
 
     torch.manual_seed(seed)
     model = ckpt.model.float()
     model.word_embeddings.weight.requires_grad_(False)
-    rng = random.Random(f"learn:{seed}")
+    rng, index = random.Random(f"learn:{seed}"), 31_000_000
+    spec = CorpusSpec(split="train", mix=(("contracts", 1.0),), holders=1.0 if source == "holders" else 0.0,
+                      more_phrasings=True)
 
     def draw() -> list:
+        nonlocal index
+        if source != "probes":
+            index += 1
+            return [make_set(spec, index - 1)]
         context, question, yes = probe(rng)
         return [yes_no_set([context], question, yes)]
 
-    fine_tune(model, ckpt.tokenizer, draw, steps, lr=lr, bf16=bf16, rng=rng)
+    fine_tune(model, ckpt.tokenizer, draw, steps, lr=lr, bf16=bf16, rng=rng,
+              drop_support=0.0 if source == "probes" else 0.5)
 
 
 def main() -> int:
@@ -92,6 +103,9 @@ def main() -> int:
     p.add_argument("--probes", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--learn", type=int, default=0, metavar="STEPS", help="fine-tune a copy on probes first (in memory)")
+    p.add_argument("--learn-from", choices=("probes", "holders", "family"), default="probes",
+                   help="with --learn: the probe's own sentences, the contracts family's holders sets or its "
+                        "other sets")
     p.add_argument("--lr", type=float, default=1.5e-4, help="with --learn")
     p.add_argument("--bf16", action="store_true", help="with --learn: bf16 autocast, as the trainer on a fast-bf16 CPU")
     args = p.parse_args()
@@ -100,7 +114,7 @@ def main() -> int:
 
     ckpt = load_checkpoint(args.checkpoint)
     if args.learn:
-        learn(ckpt, args.learn, args.lr, args.bf16, args.seed)
+        learn(ckpt, args.learn, args.learn_from, args.lr, args.bf16, args.seed)
     engine = build_engine(ckpt, precision="fp32", prefix_cache_bytes=0)
     rng = random.Random(f"{args.seed}:rights")
     drawn = [probe(rng) for _ in range(args.probes)]

@@ -499,3 +499,116 @@ def test_the_rights_probe_answers_are_what_the_clauses_say():
         assert said(given, other, asked, context) is not yes and said(refused, other, asked, context) is yes
         answers.append(yes)
     assert 0.4 < sum(answers) / len(answers) < 0.6
+
+
+# ----------------------------------------------------------------------------- who holds a right
+def _template_regex(template: str, parties: str, rest: str = ".+?") -> re.Pattern:
+    """A clause or question template as a regex: {P}/{O}/{x} a party, {vp}/{vping}/{vq}/{vqing} `rest`."""
+    pattern = re.escape(template)
+    for field in ("P", "O", "x"):
+        pattern = pattern.replace(rf"\{{{field}\}}", rf"(?P<{field}>{parties})")
+    for field in ("vp", "vping", "vq", "vqing"):
+        pattern = pattern.replace(rf"\{{{field}\}}", rf"(?P<{field}>{rest})")
+    return re.compile(pattern + "$", re.IGNORECASE)
+
+
+def _right_questions() -> tuple[dict, dict]:
+    """The rights' question phrasings (and their gerunds) -> right, and the q_may / q_may_neg
+    templates as regexes that find them."""
+    rights_q = {q: r for r, d in c.RIGHTS.items() for q in d["q"]}
+    rights_q.update({c.gerund(q): r for q, r in list(rights_q.items())})
+    rest = "|".join(re.escape(q) for q in sorted(rights_q, key=len, reverse=True))
+    return rights_q, {name: [_template_regex(t, ".+?", rest) for t in c.T[name]] for name in ("q_may", "q_may_neg")}
+
+
+def _holders_from_text(context: str) -> dict:
+    """(right, party role) -> may it, read from the clauses alone with the family's templates (a
+    party nothing gives a right to may not exercise it: closed world); no right is both given
+    to a party and refused to it."""
+    roles = "the Supplier|the Customer"
+    forms = {name: [_template_regex(t, roles) for t in c.T[name]]
+             for name in ("grant_only", "refuse_both", "grant_both", "refuse", "grant")}
+    verb_phrases = {}
+    for right, d in c.RIGHTS.items():
+        for ctx in d["ctx"]:
+            for o in ("the Supplier", "the Customer", "the other party"):
+                for k in range(2, 10):
+                    vp = ctx.format(O=o, Op=o + "'s", k=k).lower()
+                    verb_phrases[vp] = verb_phrases[c.gerund(vp)] = right
+    said = {}
+    for sentence in re.split(r"(?<=\.) (?=(?:Clause |Section |Article |Art\. |Cl\. )?\d)", context):
+        for name, patterns in forms.items():  # the first form whose verb phrase is a right's
+            m = next((m for p in patterns if (m := p.search(sentence))
+                      and (m.groupdict().get("vp") or m.group("vping")).lower() in verb_phrases), None)
+            if m is None:
+                continue
+            fields = m.groupdict()
+            right = verb_phrases[(fields.get("vp") or fields.get("vping")).lower()]
+            party = (fields.get("P") or "").lower()
+            given = {"grant": [party], "grant_only": [party], "grant_both": ["the supplier", "the customer"]}
+            refused = {"refuse": [party], "grant_only": [fields.get("O", "").lower()],
+                       "refuse_both": ["the supplier", "the customer"]}
+            for p, holds in [(p, True) for p in given.get(name, [])] + [(p, False) for p in refused.get(name, [])]:
+                assert said.setdefault((right, p), holds) is holds, f"{p} both given and refused {right}: {context}"
+            break
+    return said
+
+
+def test_who_holds_a_right_is_what_the_clauses_say():
+    """Holders sets: each right's question, asked of either party (by role or company name),
+    is answered yes exactly when a clause gives that party the right, read back from the text
+    with the family's templates; both parties are asked about, and the two answers differ
+    whenever one party holds the right."""
+    rights_q, questions = _right_questions()
+    answers, differ = [], 0
+    for seed in range(120):
+        d = doc(seed)
+        rng = random.Random(seed)
+        rights = rng.sample(sorted(c.RIGHTS), 3)
+        for right in rights:
+            d.holding(right, rng.choice(("one", "refused", "only", "both", "neither")), rng.choice("AB"), right)
+        ds = d.ask(6, [x for x in d.cands if x.key[1] in rights])
+        said = _holders_from_text(ds.context)
+        asked = {}
+        for q, a in zip(ds.questions, ds.answers):
+            name, m = next((name, m) for name, ps in questions.items() for p in ps if (m := p.fullmatch(q.text)))
+            vq = m.groupdict().get("vq") or m.group("vqing")
+            x = m.group("x").lower()
+            party = "the supplier" if "supplier" in x or "acme" in x or x == "al" else "the customer"
+            assert "supplier" in x or "acme" in x or x == "al" or "customer" in x or "beta" in x or x == "bf", q.text
+            right = rights_q[vq]
+            yes = said.get((right, party), False) != (name == "q_may_neg")
+            assert q.choices[a] == ("yes" if yes else "no"), (ds.context, q.text)
+            asked[(right, party)] = said.get((right, party), False)
+            answers.append(yes)
+        differ += sum(asked.get((r, "the supplier")) != asked.get((r, "the customer")) for r in rights
+                      if len({p for (rr, p) in asked if rr == r}) == 2)
+    assert 0.35 < sum(answers) / len(answers) < 0.65
+    assert differ > 100
+
+
+def test_holders_sets_ask_each_right_of_both_parties():
+    """corpus.CorpusSpec.holders: the contracts family's holders sets ask a right of one party and,
+    where two questions fit, of the other as well; yes and no about as often."""
+    from decider.engine.training.corpus import CorpusSpec, make_set
+
+    spec = CorpusSpec(split="train", mix=(("contracts", 1.0),), holders=1.0)
+    rights_q, by_name = _right_questions()
+    questions = by_name["q_may"] + by_name["q_may_neg"]
+    pairs = singles = 0
+    yes = []
+    for i in range(200):
+        ds = make_set(spec, i)
+        asked = []
+        for q, a in zip(ds.questions, ds.answers):
+            m = next((m for p in questions if (m := p.fullmatch(q.text))), None)
+            if m is not None:
+                asked.append(rights_q[m.groupdict().get("vq") or m.group("vqing")])
+            if q.kind == "boolean":
+                yes.append(q.choices[a] == "yes")
+        if len(ds.questions) >= 2:
+            pairs += sum(asked.count(r) == 2 for r in set(asked))
+            singles += sum(asked.count(r) == 1 for r in set(asked))
+    assert pairs > 3 * singles and pairs > 200
+    assert 0.4 < sum(yes) / len(yes) < 0.6
+    assert make_set(spec, 7) == make_set(spec, 7)

@@ -69,6 +69,9 @@ class Stage(BaseModel):
                            "answers: every entity is said to have attributes, and each rule's conclusion is asked "
                            "of an entity its condition holds of and of one it fails for "
                            "(corpus.CorpusSpec.binding, families.rulebase)")
+    holders: float = Field(0.0, ge=0.0, le=1.0, description="contracts sets: this share of them only who holds "
+                           "each right answers: rights given to one party and refused to the other (or to both, or to "
+                           "neither), each asked of both parties (corpus.CorpusSpec.holders, families.contracts)")
     more_phrasings: bool = Field(False, description="v2 family sets also draw the further phrasings of "
                                  "engine/training/families/phrasings (corpus.CorpusSpec.more_phrasings); the "
                                  "evaluation splits never do")
@@ -235,7 +238,8 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
-                              closed_world=stage.closed_world, binding=stage.binding, more_phrasings=stage.more_phrasings,
+                              closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders,
+                              more_phrasings=stage.more_phrasings,
                               shorthand=stage.shorthand)
             if twins and stage.twins:
                 return make_twins(spec, cfg.corpus_start + index)

@@ -1152,6 +1152,38 @@ T["q_may_neg"] = (
     "Is {x} unable to {vq} at present?", "Is {x} precluded from {vqing}?", "Is {x} currently prohibited from {vqing}?",
     "Is {x} still unable to {vq}?",
 )
+# --- who holds a right (holders sets, Doc.compose_holders): given to one party, refused to the other
+T["grant"] = (
+    "{P} may {vp}.", "{P} shall be entitled to {vp}.", "{P} has the right to {vp}.", "{P} may at any time {vp}.",
+    "{P} shall have the right to {vp}.", "{P} is entitled to {vp} at its discretion.", "{P} may, at its option, {vp}.",
+    "{P} reserves the right to {vp}.", "{P} is permitted to {vp}.", "It is agreed that {P} may {vp}.",
+    "{P} may {vp} on written notice to {O}.", "{P} may, by notice in writing to {O}, {vp}.",
+    "At its sole discretion, {P} may {vp}.", "{P} shall be free to {vp}.", "Nothing in this Agreement prevents {P} from {vping}.",
+    "{O} acknowledges that {P} may {vp}.", "{P} will be entitled to {vp}.",
+)
+T["refuse"] = (
+    "{P} shall not {vp}.", "{P} may not {vp}.", "{P} has no right to {vp}.", "{P} shall have no right to {vp}.",
+    "{P} is not entitled to {vp}.", "Nothing in this Agreement entitles {P} to {vp}.", "{P} must not {vp}.",
+    "Under no circumstances may {P} {vp}.", "{P} shall in no event {vp}.", "No right to {vp} is granted to {P}.",
+    "{P} is not permitted to {vp}.", "For the avoidance of doubt, {P} may not {vp}.", "{P} waives any right to {vp}.",
+    "{P} shall not be entitled to {vp} in any circumstances.", "{P} will not {vp}.",
+)
+T["grant_only"] = (
+    "Only {P} may {vp}.", "{P}, and not {O}, may {vp}.", "The right to {vp} belongs to {P} alone.", "{P} alone may {vp}.",
+    "{P} may {vp}; {O} may not.", "{P} may {vp}, but {O} shall have no such right.",
+    "{P} (but not {O}) shall be entitled to {vp}.", "{P} may {vp}, and {O} has no corresponding right.",
+    "The right to {vp} is reserved to {P}; {O} may not exercise it.",
+)
+T["grant_both"] = (
+    "Either party may {vp}.", "Each party shall be entitled to {vp}.", "Each party has the right to {vp}.",
+    "Either party may, on written notice to the other, {vp}.", "Both parties may {vp}.", "Each of the parties may {vp}.",
+    "Each party may, at its discretion, {vp}.",
+)
+T["refuse_both"] = (
+    "Neither party may {vp}.", "Neither party shall {vp}.", "Neither party has the right to {vp}.",
+    "Neither party shall be entitled to {vp}.", "No party may {vp}.", "Neither of the parties is permitted to {vp}.",
+    "Neither party will {vp}.",
+)
 base.add_phrasings(T, phrasings.MORE)  # training sets only (Style.more)
 
 
@@ -1697,8 +1729,80 @@ class Doc:
         self.ask_bool(("may", right, who), "q_may", "q_may_neg", fields, group, chain)
 
     def right_vp(self, right: str, who: str) -> str:
-        o = self.role(self.other(who))
-        return self.pickf(RIGHTS[right]["ctx"]).format(O=o, Op=self.poss(o), k=self.rng.randint(2, 9))
+        return self.right_text(right, self.role(self.other(who)))
+
+    def right_text(self, right: str, O: str) -> str:
+        """A right's verb phrase as a clause words it, `O` the side it is exercised against."""
+        return self.pickf(RIGHTS[right]["ctx"]).format(O=O, Op=self.poss(O), k=self.rng.randint(2, 9))
+
+    # ------------------------------------------------------------------ who holds a right
+    HOLDING = ("one", "refused", "only", "cond", "both", "neither")
+
+    def holding(self, right: str, how: str, X: str, group: str) -> None:
+        """A right held as `how` says, `X` the party it is given to, and its question asked of both:
+        given to X alone ("one": the other is left unsaid), given to X and refused to the other in
+        a clause of its own ("refused") or in the same one ("only"), given to X on a situation the
+        notes state or not and refused to the other ("cond"), given to both or to neither."""
+        Y = self.other(X)
+        n = self.num(self.new_top())
+        P, O = self.role(X), self.role(Y)
+        vp = self.right_text(right, O)
+        if how in ("both", "neither"):
+            vp = self.right_text(right, "the other party")
+            s = self.clause(n, self.pick("grant_both" if how == "both" else "refuse_both").format(vp=vp))
+            for Z in "AB":
+                self.fact(("may", right, Z), how == "both", s)
+        elif how == "only":
+            s = self.clause(n, self.pick("grant_only").format(P=P, O=O, vp=vp))
+            self.fact(("may", right, X), True, s)
+            self.fact(("may", right, Y), False, s)
+        else:
+            if how == "cond":
+                lit, c = self.sit_condition(self.rng.choice(("breach", "insolvent", "coc", "sanctions")), Y,
+                                            truth=self.biased(0.6))
+                self.rule([(lit, None)], ("may", right, X), self.clause(n, self.pick("rule").format(P=P, O=O, vp=vp, c=c)))
+            else:
+                self.fact(("may", right, X), True, self.clause(n, self.pick("grant").format(P=P, O=O, vp=vp, vping=gerund(vp))))
+            if how != "one":
+                vq = self.right_text(right, P)
+                self.fact(("may", right, Y), False, self.clause(self.num(n["a"]), self.pick("refuse").format(P=O, vp=vq)))
+        for Z in "AB":
+            self.ask_right(Z, right, group)
+
+    def compose_holders(self, n_questions: int) -> DecisionSet | None:
+        """A set that only reading who holds each right answers: rights given to one party and
+        refused to the other (or to both, or to neither) in the family's wording, each asked of
+        both parties, with a party named by role or by its company name; now and then termination
+        for convenience said the same way (one party may, the other only for cause)."""
+        rng = self.rng
+        self.preamble()
+        reserve = 21 * n_questions + 8
+        rights = list(RIGHTS)
+        rng.shuffle(rights)
+        first: list[_Cand] = []
+        extras = ["conv"] if rng.random() < 0.3 else []
+        for right in extras + rights:
+            if len(first) >= n_questions:
+                break
+            snap = self.snapshot()
+            X = rng.choice("AB")
+            if right == "conv":
+                self.termination(who=X, exception=None, raise_notice=False, only_cause_other=True)
+                keys = [("conv", Z) for Z in "AB"]
+            else:
+                side = RIGHT_SIDE[right]
+                if side != "X" and rng.random() < 0.7:
+                    X = side
+                how = rng.choices(self.HOLDING, (1, 4, 2, 2, 1, 1))[0]
+                self.holding(right, how, X, f"holds:{right}")
+                keys = [("may", right, Z) for Z in "AB"]
+            if self.context_tokens() + reserve > _EST_BUDGET:
+                self.restore(snap)
+                break
+            pair = [c for c in self.cands if c.key in keys]
+            rng.shuffle(pair)
+            first += pair
+        return self.ask(n_questions, first[:n_questions])
 
     # ------------------------------------------------------------------ limitation of liability
     def liability(self, who: str | None = None, basis: str | None = None,
@@ -2345,20 +2449,22 @@ class Doc:
                 break
         return self.ask(n_questions)
 
-    def ask(self, n_questions: int) -> DecisionSet | None:
+    def ask(self, n_questions: int, first: Sequence[_Cand] = ()) -> DecisionSet | None:
+        """A set of `n_questions` of the askable things, starting with `first` (else with a run of
+        one chain's links, mostly), then spread over the clause groups."""
         rng = self.rng
         solved = self.solve()
         ok = self.askable(solved)
-        if len(ok) < n_questions:
+        if len(ok) < n_questions or any(c not in ok for c in first):
             return None
         rng.shuffle(ok)
-        chosen: list[_Cand] = []
+        chosen: list[_Cand] = list(first)
         # a run of consecutive links of one chain, so that answers follow from answers
         runs: dict[int, list[_Cand]] = {}
         for c in ok:
             if c.chain is not None:
                 runs.setdefault(c.chain[0], []).append(c)
-        if n_questions >= 2 and runs and rng.random() < 0.85:
+        if not first and n_questions >= 2 and runs and rng.random() < 0.85:
             nodes = sorted(runs[rng.choice(sorted(runs))], key=lambda c: c.chain[1])
             best: list[_Cand] = []
             cur: list[_Cand] = []
@@ -2370,7 +2476,7 @@ class Doc:
                 k = rng.randint(2, min(len(best), n_questions, 5))
                 i = len(best) - k if rng.random() < 0.6 else rng.randint(0, len(best) - k)
                 chosen = best[i:i + k]
-        elif n_questions == 1 and runs and rng.random() < 0.5:
+        elif not first and n_questions == 1 and runs and rng.random() < 0.5:
             chosen = [max(runs[rng.choice(sorted(runs))], key=lambda c: c.chain[1])]
         n_cat = sum(rng.random() < 0.45 for _ in range(n_questions))
         uses: dict[str, int] = {}
@@ -2574,15 +2680,18 @@ def estimate_set(ds: DecisionSet) -> int:
     return n
 
 
-def generate(rng: random.Random, style: Style, n_questions: int, max_links: int) -> DecisionSet:
+def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, holders: float = 0.0) -> DecisionSet:
     """One contracts decision set with exactly `n_questions` questions and at most `max_links`
-    rule steps behind any answer."""
+    rule steps behind any answer; a `holders` share of them is a set that only who holds each
+    right answers (Doc.compose_holders)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0 <= max_links <= 5:
         raise ValueError(f"max_links must be 0..5, got {max_links}")
+    who_holds = bool(holders) and rng.random() < holders
     for _ in range(100):
-        ds = Doc(rng, style, max_links).compose(n_questions)
+        doc = Doc(rng, style, max_links)
+        ds = doc.compose_holders(n_questions) if who_holds else doc.compose(n_questions)
         if ds is not None:
             return ds
     raise RuntimeError("could not compose a contracts set")
