@@ -32,9 +32,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 
 from decider.engine.core import build_engine
+from stats import yes_no_summary
 
 ENTITIES = {
     "animal": ("the bear", "the dog", "the cat", "the mouse", "the rabbit", "the squirrel", "the tiger", "the lion",
@@ -180,11 +180,7 @@ def main() -> int:
         drawn = [probe(rng, form) for _ in range(args.probes)]
         results = engine.decide([{"context": c, "questions": [{"id": "q", "text": q, "type": "boolean"}],
                                   "options": {"return_distributions": True}} for c, q, _ in drawn])
-        p_yes = [r.answers[0].distribution[0] for r in results]
-        right = [(r.answers[0].answer == "yes") == yes for r, (_, _, yes) in zip(results, drawn)]
-        print(json.dumps({"form": form, "probes": len(drawn), "accuracy": round(sum(right) / len(right), 3),
-                          "p_yes_when_yes": round(statistics.mean(p for p, d in zip(p_yes, drawn) if d[2]), 3),
-                          "p_yes_when_no": round(statistics.mean(p for p, d in zip(p_yes, drawn) if not d[2]), 3)}))
+        print(json.dumps({"form": form, "probes": len(drawn), **yes_no_summary(results, [d[2] for d in drawn])}))
     if args.family_sets:
         print(json.dumps({"quantified_validation": args.family_sets, **family_accuracy(ckpt, args.family_sets)}))
     return 0

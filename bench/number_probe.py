@@ -43,9 +43,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 
 from decider.engine.core import build_engine
+from stats import yes_no_summary
 
 
 FORMS = ("trip", "limits", "number", "stated")
@@ -223,11 +223,8 @@ def main() -> int:
     for form, d in ((f, d) for f in args.form for d in args.distractors):
         requests, above = probes(args.probes, d, form=form)
         results = engine.decide(requests)
-        p_yes = [r.answers[0].distribution[0] for r in results]
-        right = [(r.answers[0].answer == "yes") == a for r, a in zip(results, above)]
-        print(json.dumps({"form": form, "distractors": d, "probes": len(requests), "accuracy": round(sum(right) / len(right), 3),
-                          "p_yes_when_above": round(statistics.mean(p for p, a in zip(p_yes, above) if a), 3),
-                          "p_yes_when_below": round(statistics.mean(p for p, a in zip(p_yes, above) if not a), 3)}))
+        print(json.dumps({"form": form, "distractors": d, "probes": len(requests),
+                          **yes_no_summary(results, above, when=("above", "below"))}))
     return 0
 
 

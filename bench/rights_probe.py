@@ -25,7 +25,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
+
+from stats import yes_no_summary
 
 ROLES = (("Supplier", "Customer"), ("Licensor", "Licensee"), ("Seller", "Buyer"), ("Service Provider", "Client"),
          ("Contractor", "Employer"), ("Landlord", "Tenant"))
@@ -120,11 +121,7 @@ def main() -> int:
     drawn = [probe(rng) for _ in range(args.probes)]
     results = engine.decide([{"context": c, "questions": [{"id": "q", "text": q, "type": "boolean"}],
                               "options": {"return_distributions": True}} for c, q, _ in drawn])
-    p_yes = [r.answers[0].distribution[0] for r in results]
-    right = [(r.answers[0].answer == "yes") == yes for r, (_, _, yes) in zip(results, drawn)]
-    print(json.dumps({"probes": len(drawn), "accuracy": round(sum(right) / len(right), 3),
-                      "p_yes_when_yes": round(statistics.mean(p for p, d in zip(p_yes, drawn) if d[2]), 3),
-                      "p_yes_when_no": round(statistics.mean(p for p, d in zip(p_yes, drawn) if not d[2]), 3)}))
+    print(json.dumps({"probes": len(drawn), **yes_no_summary(results, [d[2] for d in drawn])}))
     return 0
 
 
