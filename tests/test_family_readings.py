@@ -455,3 +455,84 @@ def test_a_limit_of_one_step_leaves_no_reading_below_it(op, want):
         else:
             x = w.place(m, op, Decimal("0.1"), b, want, eq=0.0)
             assert x > 0 and R.compare(op, x, Decimal("0.1"), b) == want
+
+
+def _pair_line_ups(sentences) -> dict:
+    """kind -> (duty unit, standby unit), read from the line-up sentences alone."""
+    unit, kinds = r"[A-Z]+-\d+[AB]", "|".join(sorted(R.EQUIPMENT, key=len, reverse=True))
+    out = {}
+    for template in R.TEMPLATES["lineup"]:
+        pattern = re.escape(template).replace(r"\{a\}", f"(?P<a>{unit})").replace(r"\{b\}", f"(?P<b>{unit})") \
+            .replace(r"\{kind\}", f"(?:{kinds})")
+        for sentence in sentences:
+            if m := re.fullmatch(pattern, sentence, re.IGNORECASE):
+                kind = next(k for k, e in R.EQUIPMENT.items() if e.pairs and m["a"].split("-")[0] in e.prefixes)
+                out.setdefault(kind, set()).add((m["a"], m["b"]))
+    return out
+
+
+def test_roles_sets_name_the_unit_the_line_up_gives_the_role():
+    """generate(roles=1.0): either unit of a pair may have the duty; a rule that names a unit by
+    its role ("if the duty pump trips") concludes from or about exactly the units its words name,
+    the role read from the line-up sentence (pairs of one kind are never two when one is named
+    by role); without roles the A unit always has the duty, as before."""
+    kinds = "|".join(sorted(R.EQUIPMENT, key=len, reverse=True))
+    role = {name: re.compile(r"(?<!becomes )(?<!is )(?:" + "|".join(  # not "P-7B becomes the duty pump"
+        re.escape(t).replace(r"\{kind\}", f"(?P<k{i}>{kinds})") for i, t in enumerate(R.TEMPLATES[name])) + ")")
+        for name in ("role_duty", "role_standby")}
+    duty_b = named = 0
+    for i in range(150):
+        w = R.World(random.Random(f"roles:{i}"), Style(), roles=random.Random(i))
+        w.plan(1 + i % 8, 1 + i % 5)
+        sentences = w.b.sentences
+        line_ups = _pair_line_ups(sentences)
+        duty_b += sum(d.endswith("B") for pairs in line_ups.values() for d, _ in pairs)
+        rules: dict[int, list] = {}  # a sentence with two conclusions states two rules
+        for d in w.p.definitions:
+            if isinstance(d, R.Rule) and d.sentence is not None:
+                rules.setdefault(d.sentence, []).append(d)
+        for index, stated in rules.items():
+            text = sentences[index]
+            said = {}
+            for name, pattern in role.items():
+                for m in pattern.finditer(text):
+                    kind = next(v for v in m.groupdict().values() if v)
+                    (pair,) = line_ups[kind]
+                    said[pair[0] if name == "role_duty" else pair[1]] = pair
+            status = set(re.findall(r"\('status', '([A-Z]+-\d+[AB])'\)", repr(stated)))
+            for unit, pair in said.items():
+                assert unit in status, text
+                assert all(u in said or re.search(rf"{re.escape(u)}\b", text) for u in status & set(pair)), text
+                named += 1
+    assert named >= 30 and duty_b >= 20, (named, duty_b)
+    for i in range(40):
+        plain = R.World(random.Random(f"roles:{i}"), Style())
+        plain.plan(1 + i % 8, 1 + i % 5)
+        assert all(d.endswith("A") for pairs in _pair_line_ups(plain.b.sentences).values() for d, _ in pairs)
+    with pytest.raises(ValueError, match="share"):
+        R.generate(random.Random(0), Style(), 4, 1, roles=2.0)
+
+
+def test_the_role_probe_answers_are_what_the_line_up_says():
+    """bench/role_probe.py: the rule's consequence holds exactly when the unit that trips is the
+    one the line-up gives the role the rule names; both units trip, and both roles are named,
+    about as often (every probe says the same of both units)."""
+    from role_probe import LINEUPS, ROLES, probe
+
+    rng, answers, tripped_duty, roles_named = random.Random(0), [], 0, Counter()
+    for _ in range(300):
+        context, question, yes = probe(rng)
+        sentences = context.split(". ")
+        unit = r"[A-Z]+-\d+[AB]"
+        line_up = next(m for t in LINEUPS for s in sentences[:1] if (m := re.match(
+            re.escape(t).replace(r"\{d\}", f"(?P<d>{unit})").replace(r"\{s\}", f"(?P<s>{unit})")
+            .replace(r"\{a\}", unit).replace(r"\{b\}", unit).replace(r"\{kind\}", r"\w+"), s + ".")))
+        role = next(r for r, phrases in ROLES.items() for p in phrases
+                    if re.search(re.escape(p).replace(r"\{kind\}", r"\w+") + r"\b", sentences[1]))
+        tripped = re.search(rf"({unit}) (?:tripped|has tripped|trip)", context)[1]
+        assert yes is (tripped == line_up["d" if role == "duty" else "s"]), context
+        assert all(tag in sentences[1] for tag in re.findall(r"[A-Z]+-\d+", question)), context  # what the rule acts on
+        answers.append(yes)
+        tripped_duty += tripped == line_up["d"]
+        roles_named[role] += 1
+    assert 0.4 < sum(answers) / 300 < 0.6 and 0.4 < tripped_duty / 300 < 0.6 and min(roles_named.values()) > 120

@@ -72,6 +72,9 @@ class Stage(BaseModel):
     holders: float = Field(0.0, ge=0.0, le=1.0, description="contracts sets: this share of them only who holds "
                            "each right answers: rights given to one party and refused to the other (or to both, or to "
                            "neither), each asked of both parties (corpus.CorpusSpec.holders, families.contracts)")
+    roles: float = Field(0.0, ge=0.0, le=1.0, description="readings sets: this share of them draws which unit of "
+                         "a duty/standby pair has the duty and has rules name units by role ('if the duty pump "
+                         "trips'), so only the line-up tells which tag a rule means (corpus.CorpusSpec.roles)")
     more_phrasings: bool = Field(False, description="v2 family sets also draw the further phrasings of "
                                  "engine/training/families/phrasings (corpus.CorpusSpec.more_phrasings); the "
                                  "evaluation splits never do")
@@ -238,7 +241,7 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
-                              closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders,
+                              closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders, roles=stage.roles,
                               more_phrasings=stage.more_phrasings,
                               shorthand=stage.shorthand)
             if twins and stage.twins:

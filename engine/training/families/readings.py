@@ -615,6 +615,10 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
                         "{u} sits on standby.", "{u} is the standby {kind}.", "Status of {u}: standby.",
                         "{u} is available on standby.",
                         "{u} standing by.", "{u} is on auto-standby.", "{u} available as standby."),
+    "role_duty": ("the duty {kind}", "the {kind} on duty", "the {kind} that has duty", "the duty-side {kind}",
+                  "the {kind} carrying the duty", "the {kind} in duty"),
+    "role_standby": ("the standby {kind}", "the {kind} on standby", "the spare {kind}", "the stand-by {kind}",
+                     "the {kind} standing by", "the {kind} in standby"),
     "lineup": ("{a} duty, {b} standby.", "{a} is the duty {kind} with {b} on standby.",
                "Line-up: {a} running (duty), {b} standby.", "{a} in service, {b} in standby.", "Duty/standby: {a}/{b}.",
                "{a} is running and {b} is on auto-standby.", "{a} on duty; {b} standing by.",
@@ -885,7 +889,8 @@ class World:
     """One set under construction: sentences, the program, the numbers, the candidate questions."""
 
     def __init__(self, rng: random.Random, style: Style, slack: int = 0, values: random.Random | None = None,
-                 flip: int | None = None, stated: tuple[float, random.Random] | None = None):
+                 flip: int | None = None, stated: tuple[float, random.Random] | None = None,
+                 roles: random.Random | None = None):
         self.rng, self.style = rng, style
         # Twins (`generate_twins`): the numbers that place a reading against its limits come
         # from `values`, everything else from `rng`, so that a set and its twin, which draws
@@ -912,6 +917,11 @@ class World:
         self.n = 8
         self.relevant: set | None = None  # the direct values that matter (set by evaluate)
         self.stated = stated  # (share, its own draws) for state_outcomes, or None
+        # roles sets (`generate(roles=...)`): their own draws, or None; pairs whose units a rule
+        # named by role (no rule may move their duty after that)
+        self.roles = roles
+        self.role_named: set[str] = set()
+        self.role_kinds: set[str] = set()  # kinds of those pairs: no second pair of one of them
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -948,7 +958,7 @@ class World:
         return any(ok(EQUIPMENT[k]) for k in half(KINDS, self.style))
 
     def new_equip(self, ok: Callable[[Kind], bool] = lambda k: True, pair: bool = False) -> Equip:
-        kind = self.kind((lambda k: ok(k) and k.pairs) if pair else ok)
+        kind = self.kind((lambda k: ok(k) and k.pairs and k.word not in self.role_kinds) if pair else ok)
         prefix = self.rng.choice(EQUIPMENT[kind].prefixes)
         if not pair:
             e = Equip(self.fresh(lambda: f"{prefix}-{self.num()}"), kind)
@@ -961,9 +971,10 @@ class World:
                 break
         self.used.update((a, b))
         ea, eb = Equip(a, kind), Equip(b, kind)
-        ea.partner, eb.duty = eb, ea
+        duty, standby = (eb, ea) if self.roles is not None and self.roles.random() < 0.5 else (ea, eb)
+        duty.partner, standby.duty = standby, duty
         self.equips += [ea, eb]
-        return ea
+        return duty
 
     def new_meas(self, equip: Equip | None = None, ok: Callable[[str], bool] = lambda q: True,
                  tagless: float = 0.12) -> Meas:
@@ -1043,6 +1054,19 @@ class World:
 
     def eref(self, e: Equip) -> str:
         return e.id if self.rng.random() < 0.6 else f"{EQUIPMENT[e.kind].word} {e.id}"
+
+    def uref(self, e: Equip) -> str:
+        """A unit as a rule names it: as eref does, or in a roles set, three times in four, by its role
+        in a pair whose line-up the set states, whose duty no rule moves and whose kind no other
+        pair of the set shares ("the standby pump")."""
+        duty = e.duty or e
+        if (self.roles is None or duty.partner is None or duty.id not in self.status_default
+                or ("duty", duty.id) in self.concluded or self.roles.random() < 0.25
+                or sum(x.kind == e.kind and x.duty is not None for x in self.equips) > 1):
+            return self.eref(e)
+        self.role_named.add(duty.id)
+        self.role_kinds.add(e.kind)
+        return self.fmt("role_duty" if e is duty else "role_standby", kind=EQUIPMENT[e.kind].word)
 
     # ---------------------------------------------------------------- numbers
     def grid_value(self, m: Meas, lo: Decimal | None = None, hi: Decimal | None = None) -> Decimal:
@@ -1492,7 +1516,8 @@ class World:
 
         def make(sol):
             if self.rng.random() < 0.5:
-                return ("cat", var), self.fmt("q_duty", a=a.id, b=b.id, kind=word), (a.id, b.id)
+                first, second = sorted((a.id, b.id))  # the duty unit is not always named first
+                return ("cat", var), self.fmt("q_duty", a=first, b=second, kind=word), (a.id, b.id)
             u = self.rng.choice((a, b))
             return ("is", var, u.id, True), self.fmt("q_duty_is", u=u.id, kind=word), None
         return Cand(var, make)
@@ -1591,7 +1616,7 @@ class World:
                     or self.status_default.get(e.id, "running") != "running":
                 e = self.new_equip(lambda k: k.rotating, pair=rng.random() < 0.6)
             self.lineup(e)
-            u = lambda: self.eref(e)  # noqa: E731
+            u = lambda: self.uref(e)  # noqa: E731
             return Node("trip", (("status", e.id), "tripped"), lambda: self.fmt("trip_c", u=u()),
                         lambda: self.fmt("trip_r", u=u()),
                         self.status_cand(e, ("running", "still", "stopped", "tripped", "nc_tripped", "nc_running")
@@ -1603,7 +1628,7 @@ class World:
             self.lineup(e)
             sb = e.partner
             word = EQUIPMENT[sb.kind].word
-            u = lambda: self.eref(sb)  # noqa: E731
+            u = lambda: self.uref(sb)  # noqa: E731
             return Node("start", (("status", sb.id), "running"), lambda: self.fmt("start_c", u=u()),
                         lambda: self.fmt("start_r", u=u(), kind=word, id=sb.id),
                         self.status_cand(sb, ("running", "standby", "stopped", "nc_running") + ("cat",) * 4), e)
@@ -1611,7 +1636,7 @@ class World:
             e = prev.equip if prev is not None else None
             if e is not None and e.duty is not None:
                 e = e.duty
-            if e is None or e.partner is None or ("duty", e.id) in self.concluded:
+            if e is None or e.partner is None or ("duty", e.id) in self.concluded or e.id in self.role_named:
                 e = self.new_equip(lambda k: k.rotating, pair=True)
             self.lineup(e)
             sb = e.partner
@@ -2247,16 +2272,19 @@ class World:
         return out
 
 
-def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, stated: float = 0.0) -> DecisionSet:
+def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, stated: float = 0.0,
+             roles: float = 0.0) -> DecisionSet:
     """One decision set of plant readings and set points (see the module docstring). With
     `stated` > 0, about that share of its comparisons also has its outcome said in words on
     the reading's sentence (`World.state_outcomes`); the set is then drawn on a stream of its
-    own, so it is not the set that `stated` = 0 gives."""
-    return _generate(rng, style, n_questions, max_links, stated=stated)[0]
+    own, so it is not the set that `stated` = 0 gives. With `roles` > 0, that share of the sets
+    is a roles set: either unit of a duty/standby pair may have the duty, and rules name a unit
+    by its role half the time (`World.uref`), so only the line-up tells which tag a rule means."""
+    return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles)[0]
 
 
 def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int,
-                   stated: float = 0.0) -> tuple[DecisionSet, ...]:
+                   stated: float = 0.0, roles: float = 0.0) -> tuple[DecisionSet, ...]:
     """A set and its twin: the same sentences, tags, limits and questions, with one comparison
     drawn the other way (a reading placed on the other side of its limit, a threshold in a
     question moved past the reading, another alarm band, the other reading of a pair higher),
@@ -2268,7 +2296,7 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 
     def build(flip: int | None) -> tuple[DecisionSet, int]:
         return _generate(random.Random(seed), style, n_questions, max_links,
-                         values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated)
+                         values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated, roles=roles)
 
     base, outcomes = build(None)
     if not outcomes:
@@ -2278,16 +2306,20 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 
 def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
               values: random.Random | None = None, flip: int | None = None,
-              stated: float = 0.0) -> tuple[DecisionSet, int]:
+              stated: float = 0.0, roles: float = 0.0) -> tuple[DecisionSet, int]:
     """(the set, how many comparison outcomes it drew)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0.0 <= stated <= 1.0:
         raise ValueError(f"stated is a share of comparisons, 0..1; got {stated}")
+    if not 0.0 <= roles <= 1.0:
+        raise ValueError(f"roles is a share of sets, 0..1; got {roles}")
     max_links = max(0, min(5, max_links))
     said = random.Random(rng.getrandbits(64)) if stated else None
+    named = random.Random(rng.getrandbits(64)) if roles and rng.random() < roles else None
     for attempt in range(60):
-        w = World(rng, style, slack=4 * attempt, values=values, flip=flip, stated=(stated, said) if said else None)
+        w = World(rng, style, slack=4 * attempt, values=values, flip=flip, stated=(stated, said) if said else None,
+                  roles=named)
         try:
             w.plan(n_questions, max_links)
         except NoRoom:
