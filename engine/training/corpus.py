@@ -436,8 +436,8 @@ class CorpusSpec:
     stated: float = 0.0  # readings: share of comparisons whose outcome is also said in words (training only)
     closed_world: float = 0.0  # quantified: share of yes/no questions that only who-has-what decides (training only)
     binding: float = 0.0  # rulebase: share of sets that only binding answers (families.rulebase; training only)
-    holders: float = 0.0  # contracts: share of sets that only who holds each right answers (families.contracts; training only)
-    roles: float = 0.0  # readings: share of sets whose rules name pair units by role (families.readings; training only)
+    holders: float = 0.0  # contracts: share of sets that only who holds each right answers (training only)
+    roles: float = 0.0  # readings: share of sets whose rules name pair units by role (training only)
     more_phrasings: bool = False  # v2 families: also the further phrasings of families/phrasings (training only)
     shorthand: float = 0.0  # share of sets rewritten in shorthand, the same answers (training.shorthand; training only)
 

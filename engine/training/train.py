@@ -241,9 +241,8 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
         if index < first + stage.examples:
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
-                              closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders, roles=stage.roles,
-                              more_phrasings=stage.more_phrasings,
-                              shorthand=stage.shorthand)
+                              closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders,
+                              roles=stage.roles, more_phrasings=stage.more_phrasings, shorthand=stage.shorthand)
             if twins and stage.twins:
                 return make_twins(spec, cfg.corpus_start + index)
             return [make_set(spec, cfg.corpus_start + index)]

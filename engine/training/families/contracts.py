@@ -1760,12 +1760,14 @@ class Doc:
             if how == "cond":
                 lit, c = self.sit_condition(self.rng.choice(("breach", "insolvent", "coc", "sanctions")), Y,
                                             truth=self.biased(0.6))
-                self.rule([(lit, None)], ("may", right, X), self.clause(n, self.pick("rule").format(P=P, O=O, vp=vp, c=c)))
+                s = self.clause(n, self.pick("rule").format(P=P, O=O, vp=vp, c=c))
+                self.rule([(lit, None)], ("may", right, X), s)
             else:
-                self.fact(("may", right, X), True, self.clause(n, self.pick("grant").format(P=P, O=O, vp=vp, vping=gerund(vp))))
+                s = self.clause(n, self.pick("grant").format(P=P, O=O, vp=vp, vping=gerund(vp)))
+                self.fact(("may", right, X), True, s)
             if how != "one":
-                vq = self.right_text(right, P)
-                self.fact(("may", right, Y), False, self.clause(self.num(n["a"]), self.pick("refuse").format(P=O, vp=vq)))
+                vq, n_r = self.right_text(right, P), self.num(n["a"])
+                self.fact(("may", right, Y), False, self.clause(n_r, self.pick("refuse").format(P=O, vp=vq)))
         for Z in "AB":
             self.ask_right(Z, right, group)
 

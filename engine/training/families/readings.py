@@ -2279,7 +2279,7 @@ def generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
     the reading's sentence (`World.state_outcomes`); the set is then drawn on a stream of its
     own, so it is not the set that `stated` = 0 gives. With `roles` > 0, that share of the sets
     is a roles set: either unit of a duty/standby pair may have the duty, and rules name a unit
-    by its role half the time (`World.uref`), so only the line-up tells which tag a rule means."""
+    by its role three times in four (`World.uref`), so only the line-up tells which tag a rule means."""
     return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles)[0]
 
 
