@@ -34,7 +34,7 @@ import json
 import random
 
 from decider.engine.core import build_engine
-from stats import yes_no_summary
+import probing
 
 ENTITIES = {
     "animal": ("the bear", "the dog", "the cat", "the mouse", "the rabbit", "the squirrel", "the tiger", "the lion",
@@ -98,28 +98,13 @@ def probe(rng: random.Random, form: str) -> tuple[str, str, bool]:
 
 def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> None:
     """Fine-tune ckpt.model in place (see the module docstring)."""
-    import torch
+    from decider.engine.training.corpus import CorpusSpec
 
-    from decider.engine.training.corpus import CorpusSpec, make_set, yes_no_set
-    from decider.engine.training.train import fine_tune
-
-    torch.manual_seed(seed)
-    model = ckpt.model.float()
-    model.word_embeddings.weight.requires_grad_(False)
-    rng, index = random.Random(f"learn:{seed}"), 30_000_000
-    spec = CorpusSpec(split="train", mix=(("rulebase" if source == "binding" else "rulebase@1:1", 1.0),),
-                      binding=1.0 if source == "binding" else 0.0, more_phrasings=True)
-
-    def draw() -> list:
-        nonlocal index
-        if source != "probes":
-            index += 1
-            return [make_set(spec, index - 1)]
-        context, question, yes = probe(rng, "rule")
-        return [yes_no_set([context], question, yes, depth=1)]
-
-    fine_tune(model, ckpt.tokenizer, draw, steps, lr=lr, bf16=bf16, rng=rng,
-              drop_support=0.0 if source == "probes" else 0.5)
+    spec = None if source == "probes" else CorpusSpec(
+        split="train", mix=(("rulebase" if source == "binding" else "rulebase@1:1", 1.0),),
+        binding=1.0 if source == "binding" else 0.0, more_phrasings=True)
+    probing.learn(ckpt, steps, spec, lambda rng: probe(rng, "rule"), start=30_000_000, lr=lr, bf16=bf16, seed=seed,
+                  depth=1)
 
 
 def family_accuracy(ckpt, n: int) -> dict:
@@ -178,9 +163,7 @@ def main() -> int:
     for form in args.form:
         rng = random.Random(f"{args.seed}:{form}")
         drawn = [probe(rng, form) for _ in range(args.probes)]
-        results = engine.decide([{"context": c, "questions": [{"id": "q", "text": q, "type": "boolean"}],
-                                  "options": {"return_distributions": True}} for c, q, _ in drawn])
-        print(json.dumps({"form": form, "probes": len(drawn), **yes_no_summary(results, [d[2] for d in drawn])}))
+        print(json.dumps({"form": form, **probing.measure(engine, drawn)}))
     if args.family_sets:
         print(json.dumps({"quantified_validation": args.family_sets, **family_accuracy(ckpt, args.family_sets)}))
     return 0

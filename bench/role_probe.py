@@ -20,11 +20,9 @@ named by role (`--learn-from roles`, corpus.CorpusSpec.roles) or on its other se
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 
-from stats import yes_no_summary
+import probing
 
 PAIRS = (("pump", "P-{n}"), ("compressor", "K-{n}"), ("fan", "FN-{n}"), ("blower", "BL-{n}"),
          ("chiller", "CH-{n}"), ("generator", "G-{n}"))
@@ -60,55 +58,15 @@ def probe(rng: random.Random) -> tuple[str, str, bool]:
 
 def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> None:
     """Fine-tune ckpt.model in place (see the module docstring)."""
-    import torch
+    from decider.engine.training.corpus import CorpusSpec
 
-    from decider.engine.training.corpus import CorpusSpec, make_set, yes_no_set
-    from decider.engine.training.train import fine_tune
-
-    torch.manual_seed(seed)
-    model = ckpt.model.float()
-    model.word_embeddings.weight.requires_grad_(False)
-    rng, index = random.Random(f"learn:{seed}"), 32_000_000
-    spec = CorpusSpec(split="train", mix=(("readings", 1.0),), roles=1.0 if source == "roles" else 0.0,
-                      more_phrasings=True)
-
-    def draw() -> list:
-        nonlocal index
-        if source != "probes":
-            index += 1
-            return [make_set(spec, index - 1)]
-        context, question, yes = probe(rng)
-        return [yes_no_set([context], question, yes, depth=1)]
-
-    fine_tune(model, ckpt.tokenizer, draw, steps, lr=lr, bf16=bf16, rng=rng,
-              drop_support=0.0 if source == "probes" else 0.5)
+    spec = None if source == "probes" else CorpusSpec(
+        split="train", mix=(("readings", 1.0),), roles=1.0 if source == "roles" else 0.0, more_phrasings=True)
+    probing.learn(ckpt, steps, spec, probe, start=32_000_000, lr=lr, bf16=bf16, seed=seed, depth=1)
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--checkpoint")
-    p.add_argument("--probes", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--learn", type=int, default=0, metavar="STEPS", help="fine-tune a copy first (in memory)")
-    p.add_argument("--learn-from", choices=("probes", "roles", "family"), default="probes",
-                   help="with --learn: the probe's own sentences, the readings family's sets with pairs named by "
-                        "role, or its other sets")
-    p.add_argument("--lr", type=float, default=1.5e-4, help="with --learn")
-    p.add_argument("--bf16", action="store_true", help="with --learn: bf16 autocast, as the trainer on a fast-bf16 CPU")
-    args = p.parse_args()
-    from decider.engine.checkpoint import load_checkpoint
-    from decider.engine.core import build_engine
-
-    ckpt = load_checkpoint(args.checkpoint)
-    if args.learn:
-        learn(ckpt, args.learn, args.learn_from, args.lr, args.bf16, args.seed)
-    engine = build_engine(ckpt, precision="fp32", prefix_cache_bytes=0)
-    rng = random.Random(f"{args.seed}:roles")
-    drawn = [probe(rng) for _ in range(args.probes)]
-    results = engine.decide([{"context": c, "questions": [{"id": "q", "text": q, "type": "boolean"}],
-                              "options": {"return_distributions": True}} for c, q, _ in drawn])
-    print(json.dumps({"probes": len(drawn), **yes_no_summary(results, [d[2] for d in drawn])}))
-    return 0
+    return probing.cli(__doc__, probe, learn, ("roles", "family"), "roles")
 
 
 if __name__ == "__main__":
