@@ -917,11 +917,10 @@ class World:
         self.n = 8
         self.relevant: set | None = None  # the direct values that matter (set by evaluate)
         self.stated = stated  # (share, its own draws) for state_outcomes, or None
-        # roles sets (`generate(roles=...)`): their own draws, or None; pairs whose units a rule
-        # named by role (no rule may move their duty after that)
+        # roles sets (`generate(roles=...)`): their own draws, or None; the kinds of the pairs a rule
+        # named a unit of by role (no second pair of such a kind, and no rule moves its duty)
         self.roles = roles
-        self.role_named: set[str] = set()
-        self.role_kinds: set[str] = set()  # kinds of those pairs: no second pair of one of them
+        self.role_kinds: set[str] = set()
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -1064,7 +1063,6 @@ class World:
                 or ("duty", duty.id) in self.concluded or self.roles.random() < 0.25
                 or sum(x.kind == e.kind and x.duty is not None for x in self.equips) > 1):
             return self.eref(e)
-        self.role_named.add(duty.id)
         self.role_kinds.add(e.kind)
         return self.fmt("role_duty" if e is duty else "role_standby", kind=EQUIPMENT[e.kind].word)
 
@@ -1636,7 +1634,7 @@ class World:
             e = prev.equip if prev is not None else None
             if e is not None and e.duty is not None:
                 e = e.duty
-            if e is None or e.partner is None or ("duty", e.id) in self.concluded or e.id in self.role_named:
+            if e is None or e.partner is None or ("duty", e.id) in self.concluded or e.kind in self.role_kinds:
                 e = self.new_equip(lambda k: k.rotating, pair=True)
             self.lineup(e)
             sb = e.partner
