@@ -14,7 +14,8 @@ mean P(yes) when the answer is yes and when it is no.
 `--learn STEPS` first fine-tunes a copy of the checkpoint in memory (batches of 16, AdamW at
 `--lr`, word embeddings frozen), printing the training accuracy every 50 steps: on probes drawn
 apart from the measured ones (`--learn-from probes`), on the readings family's sets with pairs
-named by role (`--learn-from roles`, corpus.CorpusSpec.roles) or on its other sets
+named by role (`--learn-from roles`, corpus.CorpusSpec.roles, with three in five of their chains
+starting on a pair's duty unit: `role_rules` 0.6) or on its other sets
 (`--learn-from family`): does what the family teaches carry over to these sentences.
 """
 
@@ -61,7 +62,8 @@ def learn(ckpt, steps: int, source: str, lr: float, bf16: bool, seed: int) -> No
     from decider.engine.training.corpus import CorpusSpec
 
     spec = None if source == "probes" else CorpusSpec(
-        split="train", mix=(("readings", 1.0),), roles=1.0 if source == "roles" else 0.0, more_phrasings=True)
+        split="train", mix=(("readings", 1.0),), roles=1.0 if source == "roles" else 0.0,
+        role_rules=0.6 if source == "roles" else 0.0, more_phrasings=True)
     probing.learn(ckpt, steps, spec, probe, start=32_000_000, lr=lr, bf16=bf16, seed=seed, depth=1)
 
 

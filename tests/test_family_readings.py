@@ -8,11 +8,13 @@ from collections import Counter
 from decimal import Decimal
 
 import pytest
+from dataclasses import replace
 
 from decider.engine.checkpoint import DEFAULT_CHECKPOINT
 from decider.engine.request import as_request
 from decider.engine.tokenizer import DecisionTokenizer
 from decider.engine.training.families import readings as R
+from decider.engine.training.corpus import CorpusSpec, make_set
 from decider.engine.training.families.base import Style, held_out_templates, is_held_out
 
 STYLES = (Style(), Style(heldout=True), Style(novel=True))
@@ -471,18 +473,21 @@ def _pair_line_ups(sentences) -> dict:
     return out
 
 
-def test_roles_sets_name_the_unit_the_line_up_gives_the_role():
+@pytest.mark.parametrize("role_rules", [0.0, 0.6])
+def test_roles_sets_name_the_unit_the_line_up_gives_the_role(role_rules):
     """generate(roles=1.0): either unit of a pair may have the duty; a rule that names a unit by
     its role ("if the duty pump trips") concludes from or about exactly the units its words name,
     the role read from the line-up sentence (pairs of one kind are never two when one is named
-    by role); without roles the A unit always has the duty, as before."""
+    by role); without roles the A unit always has the duty, as before. With `role_rules` the
+    chains that start on a pair's duty unit are many more, and the same holds of them."""
     kinds = "|".join(sorted(R.EQUIPMENT, key=len, reverse=True))
     role = {name: re.compile(r"(?<!becomes )(?<!is )(?:" + "|".join(  # not "P-7B becomes the duty pump"
-        re.escape(t).replace(r"\{kind\}", f"(?P<k{i}>{kinds})") for i, t in enumerate(R.TEMPLATES[name])) + ")")
+        re.escape(t).replace(r"\{kind\}", f"(?P<k{i}>{kinds})") for i, t in enumerate(R.TEMPLATES[name])) + ")",
+        re.IGNORECASE)  # a rule may start with its role ("The compressor that has duty trips => ...")
         for name in ("role_duty", "role_standby")}
     duty_b = named = 0
     for i in range(150):
-        w = R.World(random.Random(f"roles:{i}"), Style(), roles=random.Random(i))
+        w = R.World(random.Random(f"roles:{i}"), Style(), roles=random.Random(i), role_rules=role_rules)
         w.plan(1 + i % 8, 1 + i % 5)
         sentences = w.b.sentences
         line_ups = _pair_line_ups(sentences)
@@ -504,13 +509,31 @@ def test_roles_sets_name_the_unit_the_line_up_gives_the_role():
                 assert unit in status, text
                 assert all(u in said or re.search(rf"{re.escape(u)}\b", text) for u in status & set(pair)), text
                 named += 1
-    assert named >= 30 and duty_b >= 20, (named, duty_b)
+    assert named >= (120 if role_rules else 30) and duty_b >= 20, (named, duty_b)
     for i in range(40):
         plain = R.World(random.Random(f"roles:{i}"), Style())
         plain.plan(1 + i % 8, 1 + i % 5)
         assert all(d.endswith("A") for pairs in _pair_line_ups(plain.b.sentences).values() for d, _ in pairs)
     with pytest.raises(ValueError, match="share"):
         R.generate(random.Random(0), Style(), 4, 1, roles=2.0)
+    with pytest.raises(ValueError, match="role_rules"):
+        R.generate(random.Random(0), Style(), 4, 1, roles=1.0, role_rules=-0.1)
+
+
+def test_role_rules_make_most_roles_sets_name_a_role():
+    """`role_rules` is what makes a rule name a role in most roles sets (one in four without it),
+    and a stage's knob reaches the family through the corpus spec."""
+    def naming(role_rules: float) -> float:
+        hits = 0
+        for i in range(200):
+            w = R.World(random.Random(f"share:{i}"), Style(), roles=random.Random(i), role_rules=role_rules)
+            w.plan(8, 5)
+            hits += bool(w.role_kinds)
+        return hits / 200
+
+    assert naming(0.0) < 0.4 and naming(0.6) > 0.6
+    spec = CorpusSpec(split="train", mix=(("readings", 1.0),), roles=1.0, role_rules=0.6)
+    assert sum(make_set(spec, i) != make_set(replace(spec, role_rules=0.0), i) for i in range(20)) >= 5
 
 
 def test_the_role_probe_answers_are_what_the_line_up_says():

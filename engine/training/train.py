@@ -75,6 +75,9 @@ class Stage(BaseModel):
     roles: float = Field(0.0, ge=0.0, le=1.0, description="readings sets: this share of them draws which unit of "
                          "a duty/standby pair has the duty and has rules name units by role ('if the duty pump "
                          "trips'), so only the line-up tells which tag a rule means (corpus.CorpusSpec.roles)")
+    role_rules: float = Field(0.0, ge=0.0, le=1.0, description="readings roles sets: this share of their rule "
+                              "chains starts by tripping the duty unit of a pair, so that rules name a unit by role "
+                              "in most roles sets rather than one in five (corpus.CorpusSpec.role_rules)")
     more_phrasings: bool = Field(False, description="v2 family sets also draw the further phrasings of "
                                  "engine/training/families/phrasings (corpus.CorpusSpec.more_phrasings); the "
                                  "evaluation splits never do")
@@ -242,7 +245,8 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
                               closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders,
-                              roles=stage.roles, more_phrasings=stage.more_phrasings, shorthand=stage.shorthand)
+                              roles=stage.roles, role_rules=stage.role_rules, more_phrasings=stage.more_phrasings,
+                              shorthand=stage.shorthand)
             if twins and stage.twins:
                 return make_twins(spec, cfg.corpus_start + index)
             return [make_set(spec, cfg.corpus_start + index)]

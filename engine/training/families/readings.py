@@ -890,7 +890,7 @@ class World:
 
     def __init__(self, rng: random.Random, style: Style, slack: int = 0, values: random.Random | None = None,
                  flip: int | None = None, stated: tuple[float, random.Random] | None = None,
-                 roles: random.Random | None = None):
+                 roles: random.Random | None = None, role_rules: float = 0.0):
         self.rng, self.style = rng, style
         # Twins (`generate_twins`): the numbers that place a reading against its limits come
         # from `values`, everything else from `rng`, so that a set and its twin, which draws
@@ -921,6 +921,7 @@ class World:
         # named a unit of by role (no second pair of such a kind, and no rule moves its duty)
         self.roles = roles
         self.role_kinds: set[str] = set()
+        self.role_rules = role_rules  # in a roles set: share of chains that start by tripping a pair's duty unit
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -1752,14 +1753,16 @@ class World:
         top = min(max_links, max(1, room - 1)) if room > 1 else max_links
         links = top if rng.random() < 0.5 else rng.randint(max(1, top // 2), top)
         r = rng.random()
-        equip = self.new_equip(lambda k: k.rotating, pair=r < 0.5) if r < 0.8 else None
+        # a roles set's chain on a pair's duty unit: its first rule trips the unit, named by role
+        lead = bool(self.role_rules) and self.roles is not None and self.roles.random() < self.role_rules
+        equip = self.new_equip(lambda k: k.rotating, pair=lead or r < 0.5) if lead or r < 0.8 else None
         root, m = self.root(m=self.new_meas(equip), want=self.truth(0.62), rel=0.12)
         nodes, extras = [root], []
         for i in range(links):
             if i > 0 and self.tokens > self.room_left(55):
                 break
             prev = nodes[-1]
-            node = self.node(self._next_kind(prev), prev)
+            node = self.node("trip" if lead and i == 0 else self._next_kind(prev), prev)
             conds, exception, second = [prev], None, None
             r = rng.random() if self.tokens < self.room_left(70) else 1.0
             if i == 0 and m.tag is not None and r < 0.34:
@@ -2271,18 +2274,20 @@ class World:
 
 
 def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, stated: float = 0.0,
-             roles: float = 0.0) -> DecisionSet:
+             roles: float = 0.0, role_rules: float = 0.0) -> DecisionSet:
     """One decision set of plant readings and set points (see the module docstring). With
     `stated` > 0, about that share of its comparisons also has its outcome said in words on
     the reading's sentence (`World.state_outcomes`); the set is then drawn on a stream of its
     own, so it is not the set that `stated` = 0 gives. With `roles` > 0, that share of the sets
     is a roles set: either unit of a duty/standby pair may have the duty, and rules name a unit
-    by its role three times in four (`World.uref`), so only the line-up tells which tag a rule means."""
-    return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles)[0]
+    by its role three times in four (`World.uref`), so only the line-up tells which tag a rule means;
+    `role_rules` of a roles set's rule chains start by tripping the duty unit of a pair (so that a
+    rule names a role far more often than the one set in five of `role_rules` = 0)."""
+    return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles, role_rules=role_rules)[0]
 
 
 def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int,
-                   stated: float = 0.0, roles: float = 0.0) -> tuple[DecisionSet, ...]:
+                   stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0) -> tuple[DecisionSet, ...]:
     """A set and its twin: the same sentences, tags, limits and questions, with one comparison
     drawn the other way (a reading placed on the other side of its limit, a threshold in a
     question moved past the reading, another alarm band, the other reading of a pair higher),
@@ -2294,7 +2299,8 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 
     def build(flip: int | None) -> tuple[DecisionSet, int]:
         return _generate(random.Random(seed), style, n_questions, max_links,
-                         values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated, roles=roles)
+                         values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated, roles=roles,
+                         role_rules=role_rules)
 
     base, outcomes = build(None)
     if not outcomes:
@@ -2304,7 +2310,7 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 
 def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
               values: random.Random | None = None, flip: int | None = None,
-              stated: float = 0.0, roles: float = 0.0) -> tuple[DecisionSet, int]:
+              stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0) -> tuple[DecisionSet, int]:
     """(the set, how many comparison outcomes it drew)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
@@ -2312,12 +2318,14 @@ def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int
         raise ValueError(f"stated is a share of comparisons, 0..1; got {stated}")
     if not 0.0 <= roles <= 1.0:
         raise ValueError(f"roles is a share of sets, 0..1; got {roles}")
+    if not 0.0 <= role_rules <= 1.0:
+        raise ValueError(f"role_rules is a share of a roles set's rule chains, 0..1; got {role_rules}")
     max_links = max(0, min(5, max_links))
     said = random.Random(rng.getrandbits(64)) if stated else None
     named = random.Random(rng.getrandbits(64)) if roles and rng.random() < roles else None
     for attempt in range(60):
         w = World(rng, style, slack=4 * attempt, values=values, flip=flip, stated=(stated, said) if said else None,
-                  roles=named)
+                  roles=named, role_rules=role_rules)
         try:
             w.plan(n_questions, max_links)
         except NoRoom:
