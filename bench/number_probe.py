@@ -4,6 +4,7 @@
     python bench/number_probe.py --learn 300 --distractors 3 [--number-relative 8] [--name-links 8]
         [--question-compare 4] [--number-links] [--form trip|limits|number|stated]
         [--learn-mix ENTRY[=W] ... [--twins] [--stated SHARE]] [--bf16] [--family-sets N]
+    python bench/number_probe.py --learn 1000 --compare-sets 200 [--plain] [--number-targets 1.0] --bf16
 
 "TT-1 reads 123.4 °C. The high-temperature trip setting for TT-1 is 130 °C." and "Is TT-1 above
 its trip setting?", with readings drawn above and below the trip. With `--distractors N` the
@@ -36,6 +37,14 @@ trainer does where bf16 is fast. `--family-sets N`
 also answers N depth-0 readings validation sets (the corpus family's own phrasings) before and
 after `--learn`, per-item accuracy by answer kind, yes/no split by whether the question gives a
 number: does what the probes teach carry over to the family?
+
+`--compare-sets N` answers N sets of one instrument of the readings family's comparison block
+(a reading and one or two named limits in the family's phrasings, one question; `--plain`:
+yes/no questions that give no number and negate nothing) before and after `--learn`, and with
+`--learn` fine-tunes on such sets instead of probes: the family's language with nothing else to
+find. `--number-targets W` adds the trainer's number targets at weight W (TrainConfig.
+number_targets: each number of a set learns, through a number head, how its instrument's
+reading compares with it; the training accuracy of those targets is printed beside the slots').
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 
 from decider.engine.core import build_engine
 from stats import yes_no_summary
@@ -99,13 +109,49 @@ def probes(n: int, distractors: int, seed: int = 0, form: str = "trip") -> tuple
     return requests, above
 
 
+def compare_set(seed: str, plain: bool, style=None):
+    """One instrument of the readings family's comparison block (World.block_compare: a reading,
+    one or two named limits, in the family's phrasings) and one of its questions; `plain`: a
+    yes/no question that gives no number and negates nothing ("Is PI-783 below its HH alarm
+    limit setting?"). The family's language with nothing else to find."""
+    from decider.engine.training.families import readings as R
+    from decider.engine.training.families.base import Style
+
+    for attempt in range(400):
+        w = R.World(random.Random(f"{seed}:{attempt}"), style or Style())
+        w.n = 1
+        cands, _ = w.block_compare(0, 1)
+        w.asked = [w.rng.choice(cands)]
+        s = w.finish()
+        if s is None:
+            continue
+        text = re.sub(r"\b[A-Z]+-\d+[A-Z]?\b", "", s.questions[0].text)
+        if not plain or (s.questions[0].kind == "boolean" and not re.search(r"\d|\bnot\b|n't|\bno\b", text)):
+            return s
+    raise RuntimeError(f"no comparison set fits seed {seed}")
+
+
+def compare_accuracy(ckpt, n: int, plain: bool) -> dict:
+    """Per-item accuracy on n one-instrument comparison sets (compare_set; validation
+    phrasings; parallel, T = 1, fp32)."""
+    from decider.engine.training.evaluate import run_policy
+
+    sets = [compare_set(f"compare-eval:{i}", plain) for i in range(n)]
+    scored = run_policy(ckpt, sets, "parallel", 0.9, 1.0, precision="fp32")
+    return {"compare_sets": n, "plain": plain, "accuracy": round(sum(c[0] for c in scored.correct) / n, 3)}
+
+
 def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1,
           form: str = "trip", number_links: bool = False, mix: dict | None = None, twins: bool = False,
-          bf16: bool = False, stated: float = 0.0) -> None:
-    """Fine-tune ckpt.model in place on probes alone (see the module docstring)."""
+          bf16: bool = False, stated: float = 0.0, compare_sets: bool = False, plain: bool = False,
+          number_targets: float = 0.0) -> None:
+    """Fine-tune ckpt.model in place on probes, corpus sets (`mix`) or one-instrument comparison
+    sets (`compare_sets`), with the number targets at weight `number_targets` (see the module
+    docstring)."""
     import torch
 
     from decider.engine.training.corpus import CorpusSpec, make_set, make_twins, yes_no_set
+    from decider.engine.training.families.base import Style
     from decider.engine.training.train import fine_tune
 
     torch.manual_seed(seed)
@@ -118,8 +164,10 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
         model.add_question_compare(compare)
     if number_links and not model.cfg.number_links:
         model.add_number_links()
+    if number_targets and not model.cfg.number_head:
+        model.add_number_head()
     model.word_embeddings.weight.requires_grad_(False)
-    fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj."))
+    fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj.", "number_head."))
              or ".rank_out." in n or ".compare_out." in n]
     biases = [p for n, p in model.named_parameters() if n.endswith((".link_bias", ".number_link_bias"))]
     ids = {id(p) for p in fresh + biases}
@@ -131,16 +179,15 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
 
     def draw() -> list:
         nonlocal index
+        index += 1
+        if compare_sets:
+            return [compare_set(f"compare-train:{seed}:{index}", plain, Style(more=True))]
         if spec:
-            index += 1
             return make_twins(spec, index - 1) if twins else [make_set(spec, index - 1)]
         sentences, question, above = probe(rng, distractors, form)
         return [yes_no_set(sentences, question, above)]
 
-    fine_tune(model, ckpt.tokenizer, draw, steps, opt=opt, bf16=bf16, rng=rng,
-              report=lambda step, accuracy: print(json.dumps({"step": step, "distractors": distractors,
-                                                              "train_accuracy_last_50": round(accuracy, 3)}),
-                                                  flush=True))
+    fine_tune(model, ckpt.tokenizer, draw, steps, opt=opt, bf16=bf16, rng=rng, number_weight=number_targets)
 
 
 def family_accuracy(ckpt, n: int, stated: float = 0.0) -> dict:
@@ -148,8 +195,6 @@ def family_accuracy(ckpt, n: int, stated: float = 0.0) -> dict:
     answer kind, yes/no split by whether the question gives a number besides its tags. With
     `stated`, that share of their comparisons also says its outcome in words (not a split the
     card measures: sets drawn for this probe alone)."""
-    import re
-
     from decider.engine.training.corpus import CorpusSpec, make_sets
     from decider.engine.training.evaluate import run_policy
 
@@ -198,9 +243,16 @@ def main() -> int:
     p.add_argument("--stated", type=float, default=0.0, metavar="SHARE",
                    help="with --learn-mix: that share of the readings sets' comparisons also says its outcome in "
                         "words (corpus.CorpusSpec.stated); with --family-sets: also answer as many such sets")
+    p.add_argument("--compare-sets", type=int, default=0, metavar="N",
+                   help="also answer N one-instrument comparison sets (the family's comparison block alone, "
+                        "one question each); with --learn: fine-tune on such sets, not on probes")
+    p.add_argument("--plain", action="store_true",
+                   help="with --compare-sets: yes/no questions that give no number and negate nothing")
+    p.add_argument("--number-targets", type=float, default=0.0, metavar="W",
+                   help="with --learn: the trainer's number targets at this weight (a number head is added)")
     args = p.parse_args()
     ckpt = None
-    if args.learn or args.family_sets:
+    if args.learn or args.family_sets or args.compare_sets:
         from decider.engine.checkpoint import load_checkpoint
 
         ckpt = load_checkpoint(args.checkpoint)
@@ -210,15 +262,22 @@ def main() -> int:
             print(json.dumps({"readings_depth_0": when, **({"stated": share} if share else {}),
                               **family_accuracy(ckpt, args.family_sets, share)}), flush=True)
 
+    def compared(when: str) -> None:
+        if args.compare_sets:
+            print(json.dumps({"when": when, **compare_accuracy(ckpt, args.compare_sets, args.plain)}), flush=True)
+
     if args.family_sets:
         family("before" if args.learn else "as is")
+    compared("before" if args.learn else "as is")
     if args.learn:
         learn(ckpt, args.learn, args.distractors[-1], args.number_relative, args.name_links,
               args.question_compare, form=args.form[0], number_links=args.number_links,
               mix=_mix(args.learn_mix) if args.learn_mix else None, twins=args.twins, bf16=args.bf16,
-              stated=args.stated)
+              stated=args.stated, compare_sets=bool(args.compare_sets), plain=args.plain,
+              number_targets=args.number_targets)
         if args.family_sets:
             family("after")
+        compared("after")
     engine = build_engine(ckpt or args.checkpoint, precision="fp32", prefix_cache_bytes=0)
     for form, d in ((f, d) for f in args.form for d in args.distractors):
         requests, above = probes(args.probes, d, form=form)

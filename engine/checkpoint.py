@@ -196,7 +196,7 @@ def calibration(ckpt: Checkpoint, fitted_on: str | None = None) -> dict:
 # at that value they stay out of the fingerprint, so that older checkpoints still load
 ADDED_FIELDS = {"number_ranks": 0, "number_spread": False, "number_relative": 0, "name_links": 0,
                 "question_compare": 0, "number_links": False, "noun_names": False,
-                "option_context": False}
+                "option_context": False, "number_head": False}
 
 
 def fingerprint(weights: Path, cfg: ModelConfig) -> str:

@@ -77,6 +77,10 @@ class ModelConfig(BaseModel):
     noun_names: bool = Field(False, description="with name_links: a word that follows \"the\" in two sentences or "
                              "more of a request is a name too (\"the dog\"), so common-noun entities link their "
                              "sentences as tags and proper names do (engine/names.py); the tokenizer reads it")
+    number_head: bool = Field(False, description="a head that reads, from the prefix pass's states of a number's "
+                              "tokens, how its instrument's reading compares with it (below / equal / above): "
+                              "trained on the generator's number targets (TrainConfig.number_targets), unused "
+                              "when deciding")
     option_context: bool = Field(False, description="an option's vector also reads what the prefix made of the "
                                  "option's own words: the mean of their states entering the last layer (they "
                                  "have read the context and the question), through a projection that starts at "
@@ -550,6 +554,8 @@ class BlockDiffusionModel(nn.Module):
         self.head_bias = nn.Parameter(torch.zeros(2))  # yes/no prior; options have none
         if cfg.option_context:
             self.option_proj = nn.Linear(cfg.dim, cfg.dim, bias=False)  # prefix states of an option's words
+        if cfg.number_head:
+            self.number_head = nn.Linear(cfg.dim, 3)  # training only (ModelConfig.number_head)
 
     @property
     def mask_token(self) -> int:
@@ -667,6 +673,17 @@ class BlockDiffusionModel(nn.Module):
         w = self.word_embeddings.weight
         for layer in self.layers[:-1]:
             layer.number_link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
+
+    def add_number_head(self) -> None:
+        """Give the model its number head (ModelConfig.number_head), small random weights: a
+        training aid that nothing reads when deciding, so the model decides as it did."""
+        if self.cfg.number_head:
+            raise ValueError("the model has a number head already")
+        self.cfg = ModelConfig.model_validate({**self.cfg.model_dump(), "number_head": True})
+        w = self.word_embeddings.weight
+        self.number_head = nn.Linear(self.cfg.dim, 3, device=w.device, dtype=w.dtype)
+        nn.init.normal_(self.number_head.weight, std=0.02)
+        nn.init.zeros_(self.number_head.bias)
 
     def add_option_context(self) -> None:
         """Give options' vectors the prefix's states of their words (ModelConfig.option_context)

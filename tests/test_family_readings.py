@@ -14,7 +14,8 @@ from decider.engine.checkpoint import DEFAULT_CHECKPOINT
 from decider.engine.request import as_request
 from decider.engine.tokenizer import DecisionTokenizer
 from decider.engine.training.families import readings as R
-from decider.engine.training.corpus import CorpusSpec, make_set
+from decider.engine.numbers import number_spans
+from decider.engine.training.corpus import CorpusSpec, make_set, make_sets
 from decider.engine.training.families.base import Style, held_out_templates, is_held_out
 
 STYLES = (Style(), Style(heldout=True), Style(novel=True))
@@ -559,3 +560,36 @@ def test_the_role_probe_answers_are_what_the_line_up_says():
         tripped_duty += tripped == line_up["d"]
         roles_named[role] += 1
     assert 0.4 < sum(answers) / 300 < 0.6 and 0.4 < tripped_duty / 300 < 0.6 and min(roles_named.values()) > 120
+
+
+def test_number_labels_say_how_the_reading_compares_with_each_number():
+    """DecisionSet.number_labels: a reading is its own (1); a limit is labelled by how its
+    instrument's reading compares with it (0 below, 1 equal, 2 above). Hand-built, then read back
+    from generated text: for a limit in a sentence with a tag that exactly one labelled reading
+    sentence also names, the label is that reading against the limit."""
+    w = R.World(random.Random(0), Style())
+    m = w.new_meas()
+    read = w.say_reading(m, Decimal("131.5"))
+    below, equal, above = (w.say(f"Limit {v} on {m.id}.") for v in ("128", "131.50", "140"))
+    for s, v in ((below, "128"), (equal, "131.50"), (above, "140")):
+        w.cmp_atom(m.id, ">", v, None, s)
+    assert w.label_numbers() == [(read, Decimal("131.5"), 1), (below, Decimal("128"), 2),
+                                 (equal, Decimal("131.50"), 1), (above, Decimal("140"), 0)]
+    tag = re.compile(r"\b[A-Z]{1,4}-\d+[A-Z]?\b")
+    checked = 0
+    for split, shorthand in (("validation", 0.0), ("train", 0.5)):
+        for s in make_sets(CorpusSpec(split=split, mix=(("readings", 1.0),), shorthand=shorthand), 150):
+            readings = {}
+            for i, v, label in s.number_labels:
+                assert v in {x for _, _, x in number_spans(s.sentences[i])}, (v, s.sentences[i])
+                if label == 1:
+                    for t in tag.findall(s.sentences[i]):
+                        readings.setdefault(t, set()).add((i, v))
+            for i, v, label in s.number_labels:
+                named = {r for t in tag.findall(s.sentences[i]) for r in readings.get(t, ()) if r[0] != i}
+                if len(named) == 1 and not any(r[0] == i for t in tag.findall(s.sentences[i])
+                                               for r in readings.get(t, ())):
+                    (_, x), = named
+                    assert label == (x > v) - (x < v) + 1, (s.sentences[i], v, x, label)
+                    checked += 1
+    assert checked >= 100, checked

@@ -360,3 +360,69 @@ def test_a_run_held_to_the_encoder_ends_nearer_it_than_one_without(tiny, tiny_be
         distances[weight] = anchor_distance(hidden, held, tb.batch, bf16=False).item()
     assert distances[2.0] < 0.7 * distances[0.0], distances
     assert any("anchor distance" in line for line in logs) and any(str(tmp_path / "encoder") in line for line in logs)
+
+
+def test_number_targets_mark_the_numbers_the_generator_knows(tiny):
+    """make_example(numbers=True): the tokens of each labelled number of the context as the step
+    reads it (shorthand; support dropped or not) carry the set's label, found back through the
+    rank the tokenizer gave the number; no other token carries one."""
+    import random
+
+    from decider.engine.numbers import dense_ranks, number_spans
+    from decider.engine.training.corpus import CorpusSpec, make_set
+    from decider.engine.training.train import IGNORE
+
+    rng, tok, covered = random.Random(0), tiny.tokenizer, 0
+    spec = CorpusSpec(split="train", mix=(("readings", 1.0),), shorthand=0.5, more_phrasings=True)
+    for i in range(80):
+        s = make_set(spec, i)
+        drop = 0.5 if i % 2 else 0.0
+        e = make_example(s, tok, rng, drop, 1, numbers=True)
+        assert len(e.numbers) == len(e.enc.prefix_ids)
+        values = [v for t in [s.context] + [x for q in s.questions for x in (q.text, *q.options)]
+                  for _, _, v in number_spans(t)]
+        rank = dict(zip(values, dense_ranks(values, 255)))
+        targets = {(r, t) for r, t in zip(e.enc.numbers, e.numbers) if t != IGNORE}
+        assert all(r > 0 for r, _ in targets) and {t for _, t in targets} <= {x for _, _, x in s.number_labels}
+        if not drop:  # the ranks are the whole context's: each labelled number and nothing else
+            assert targets == {(rank[v], label) for _, v, label in s.number_labels}, (targets, s.number_labels)
+            covered += len(s.number_labels)
+    assert covered >= 100, covered
+
+
+def test_number_targets_train_a_number_head_that_learns_and_resumes(tiny, tmp_path):
+    """number_targets adds the number head to a model without it; the head and the model learn
+    the targets of fixed batches; a run saves the head and resumes with it."""
+    import random
+
+    from decider.engine.checkpoint import save_checkpoint
+    from decider.engine.training.corpus import CorpusSpec, make_set
+    from decider.engine.training.train import TrainBatch
+
+    init = save_checkpoint(tiny, tmp_path / "init")
+    mix = {"readings": 1.0}
+    cfg = TrainConfig(out=tmp_path / "run", init=str(init), batch_size=4, warmup_steps=1, save_every=2,
+                      number_targets=1.0, stages=[Stage(max_links=1, examples=8, max_questions=3, mix=mix)])
+    logs = []
+    ckpt = train(cfg, progress=False, log=logs.append)
+    assert any("number targets at weight 1.0" in m for m in logs)
+    assert any(" number targets 0." in m or " number targets 1.0" in m for m in logs), logs
+    assert ckpt.model.cfg.number_head
+    resumed = load_checkpoint(tmp_path / "run")
+    assert torch.equal(resumed.model.number_head.weight, ckpt.model.number_head.weight.float())
+
+    model, rng = copy.deepcopy(tiny.model).train(), random.Random(0)
+    model.add_number_head()
+    spec = CorpusSpec(split="train", max_links=1, max_questions=3, mix=(("readings", 1.0),))
+    fixed = [TrainBatch.collate([make_example(make_set(spec, 4 * b + i), tiny.tokenizer, rng, 0.0, 1, numbers=True)
+                                 for i in range(4)], tiny.tokenizer.pad, model.cfg.n_answers) for b in range(3)]
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    right = []
+    for step in range(60):
+        parts = {}
+        loss, _, _ = batch_loss(model, fixed[step % 3], bf16=False, parts=parts, number_weight=1.0)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        right.append(parts["numbers"])
+    assert sum(right[-3:]) / 3 > sum(right[:3]) / 3 + 0.2, right

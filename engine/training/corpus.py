@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from decider.engine.request import Question
 
 @dataclass
@@ -41,6 +42,10 @@ class DecisionSet:
     # (question, answer index) conclusion); answers that meet every condition but not the
     # conclusion contradict the context (the eval's consistency figure)
     links: list[tuple[tuple[tuple[int, int], ...], tuple[int, int]]] = field(default_factory=list)
+    # numbers of the context whose meaning the generator knows: (sentence, value, how the reading
+    # of the instrument the number is about compares with it: 0 below, 1 equal, 2 above); a
+    # reading is its own instrument's (1). Training reads them (TrainConfig.number_targets)
+    number_labels: list[tuple[int, Decimal, int]] = field(default_factory=list)
 
     @property
     def context(self) -> str:

@@ -27,6 +27,7 @@ import random
 import sys
 import time
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterator
 
@@ -41,6 +42,7 @@ from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, ma
 from decider.engine.decode import Batch
 from decider.engine.device import autocast_for, resolve_device
 from decider.engine.model import PRESETS, ModelConfig
+from decider.engine.numbers import number_spans
 from decider.engine.tokenizer import DecisionTokenizer
 from decider.engine.request import DecisionInputError, answer_classes
 
@@ -155,6 +157,11 @@ class TrainConfig(BaseModel):
     train_only: list[str] | None = Field(None, description="train only the parameters whose names start with "
                                          "one of these (e.g. [option_proj.]: a new part learns while the model "
                                          "around it stays as it was); None = all but frozen word embeddings")
+    number_targets: float = Field(0.0, ge=0.0, description="weight of the number targets: every number of a "
+                                  "generated context whose meaning the generator knows (DecisionSet.number_labels) "
+                                  "learns, from the prefix pass's states, how its instrument's reading compares with "
+                                  "it (below / equal / above; ModelConfig.number_head, added to a model without "
+                                  "it); 0 = off")
     link_bias_lr_scale: float = Field(100.0, gt=0, description="the question and number tokens' link biases are "
                                       "one scalar per head and layer: they learn at this multiple of the learning "
                                       "rate")
@@ -193,6 +200,9 @@ def load_config(path: str | Path | None = None, **overrides) -> TrainConfig:
     return TrainConfig(**{**raw, **overrides})
 
 
+IGNORE = -100  # a token without a number target (F.cross_entropy's ignore_index)
+
+
 @dataclass
 class Example:
     enc: object                 # EncodedRequest
@@ -200,6 +210,7 @@ class Example:
     revealed: list[list[bool]]  # per reveal pattern, per slot
     depth: list[int]
     drawn: int = 1              # schedule positions it stands for (a twin: 0, its set counts once)
+    numbers: list[int] | None = None  # per prefix token: its number target (number_targets), IGNORE elsewhere
 
 
 def _reveal_pattern(rng: random.Random, n: int, forced: set[int]) -> list[bool]:
@@ -213,8 +224,29 @@ def _reveal_pattern(rng: random.Random, n: int, forced: set[int]) -> list[bool]:
     return revealed
 
 
+def number_targets(s: DecisionSet, dropped: set[int], tokenizer: DecisionTokenizer, n_context: int) -> list[int]:
+    """Per context token of `s` without the sentences `dropped` (its first `n_context` tokens, as
+    the tokenizer cuts them): the label of the number it is part of (DecisionSet.number_labels:
+    found by value in its sentence; clock times never), IGNORE where there is none."""
+    known: dict[int, dict[Decimal, int]] = {}
+    for sentence, value, label in s.number_labels:
+        known.setdefault(sentence, {})[value] = label
+    spans, at = [], 0
+    for i, sentence in enumerate(s.sentences):
+        if i in dropped:
+            continue
+        for start, end, value in number_spans(sentence) if i in known else ():
+            if value in known[i] and ":" not in sentence[start:end]:
+                spans.append((at + start, at + end, known[i][value]))
+        at += len(sentence) + 1
+    offsets = tokenizer.tok.encode(s.context_without(dropped), add_special_tokens=False).offsets[:n_context]
+    return [next((label for a, b, label in spans if start < b and end > a), IGNORE) for start, end in offsets]
+
+
 def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Random, drop_support: float,
-                 samples: int = 1) -> Example:
+                 samples: int = 1, numbers: bool = False) -> Example:
+    """One set as the step reads it: its reveal patterns, its support maybe dropped, and with
+    `numbers` (TrainConfig.number_targets) its number targets where the set has any."""
     n = len(s.questions)
     first = _reveal_pattern(rng, n, set())
     dropped, kept_revealed = set(), set()
@@ -224,7 +256,12 @@ def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Rando
     patterns = [first] + [_reveal_pattern(rng, n, kept_revealed) for _ in range(samples - 1)]
     enc = tokenizer.encode(s.context_without(dropped), s.questions)
     labels = [answer_classes(q)[a] for q, a in zip(s.questions, s.answers)]
-    return Example(enc, labels, patterns, s.depth)
+    targets = None
+    if numbers and s.number_labels:
+        n_context = enc.prefix_ids.index(tokenizer.sep) - 1
+        targets = [IGNORE, *number_targets(s, dropped, tokenizer, n_context)]
+        targets += [IGNORE] * (len(enc.prefix_ids) - len(targets))
+    return Example(enc, labels, patterns, s.depth, numbers=targets)
 
 
 def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet:
@@ -263,6 +300,7 @@ class TrainBatch:
     masked: torch.Tensor     # (K, B, S) bool: slots to predict (the rest are revealed)
     depths: list[list[int]]  # per set, per slot: rule-chain depth (progress statistics)
     drawn: int = 0           # schedule positions its sets stand for (twins count once)
+    numbers: torch.Tensor | None = None  # (B, L) number targets (IGNORE where none), or None
 
     @staticmethod
     def collate(examples: list[Example], pad_id: int, n_classes: int) -> "TrainBatch":
@@ -275,14 +313,21 @@ class TrainBatch:
             n = len(e.labels)
             labels[:, b, :n] = torch.tensor(e.labels)
             masked[:, b, :n] = ~torch.tensor(e.revealed)  # (K, n)
-        return TrainBatch(batch, labels, masked, [e.depth for e in examples], sum(e.drawn for e in examples))
+        numbers = None
+        if any(e.numbers for e in examples):
+            numbers = torch.full(batch.ids.shape, IGNORE, dtype=torch.long)
+            for b, e in enumerate(examples):
+                if e.numbers:
+                    numbers[b, :len(e.numbers)] = torch.tensor(e.numbers)
+        return TrainBatch(batch, labels, masked, [e.depth for e in examples], sum(e.drawn for e in examples),
+                          numbers)
 
     def __len__(self) -> int:
         return len(self.depths)
 
     def to(self, device) -> "TrainBatch":
         return TrainBatch(self.batch.to(device), self.labels.to(device), self.masked.to(device), self.depths,
-                          self.drawn)
+                          self.drawn, None if self.numbers is None else self.numbers.to(device))
 
 
 class TrainingSets(torch.utils.data.IterableDataset):
@@ -326,7 +371,8 @@ class TrainingSets(torch.utils.data.IterableDataset):
                     continue
                 for s in sets:
                     try:
-                        example = make_example(s, self.tokenizer, rng, cfg.drop_support, cfg.block_samples)
+                        example = make_example(s, self.tokenizer, rng, cfg.drop_support, cfg.block_samples,
+                                               numbers=cfg.number_targets > 0)
                     except DecisionInputError:  # longer than the model's window: cutting it would change labels
                         continue
                     example.drawn, carry = carry, 0
@@ -379,19 +425,31 @@ def anchor_distance(hidden: list[torch.Tensor], anchor, batch: Batch, bf16: bool
     return torch.stack(per_layer).mean()
 
 
+def number_loss_of(model, states: torch.Tensor, targets: torch.Tensor) -> tuple[torch.Tensor, float]:
+    """Cross-entropy of the number head (ModelConfig.number_head) on the prefix states of the
+    tokens with a number target, and the share it gets right."""
+    where = targets != IGNORE
+    logits = model.number_head(states[where].float())
+    right = (logits.argmax(-1) == targets[where]).float().mean().item() if where.any() else float("nan")
+    return F.cross_entropy(logits, targets[where]) if where.any() else logits.sum() * 0.0, right
+
+
 def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0,
-               shared_prefix: bool = True, anchor=None, anchor_weight: float = 0.0, parts: dict | None = None):
+               shared_prefix: bool = True, anchor=None, anchor_weight: float = 0.0, parts: dict | None = None,
+               number_weight: float = 0.0):
     """Masked-diffusion cross-entropy over masked slots, all reveal patterns sharing one prefix
     pass; with a teacher, mixed with KL(teacher || model) on the same slots; with an anchor
-    (the frozen pretrained encoder), plus `anchor_weight` x anchor_distance. Returns (loss,
+    (the frozen pretrained encoder), plus `anchor_weight` x anchor_distance; with number targets
+    in the batch, plus `number_weight` x their cross-entropy (number_loss). Returns (loss,
     correct, masked), the last two for the first pattern, on the CPU; `parts` receives the
-    anchor distance as a float (for the log)."""
+    anchor distance and the number targets' accuracy as floats (for the log)."""
     batch = tb.batch
     K, B, S = tb.labels.shape
     labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
     answers = torch.where(masked, model.mask_token, labels)
     rows = torch.arange(B, device=labels.device).repeat(K)
-    hidden = [] if anchor is not None and anchor_weight > 0 else None
+    numbers = tb.numbers if number_weight > 0 and tb.numbers is not None else None
+    hidden = [] if (anchor is not None and anchor_weight > 0) or numbers is not None else None
     logits = _logits(model, batch, answers, rows, bf16, shared_prefix, hidden)
     loss = F.cross_entropy(logits[masked], labels[masked])
     if teacher is not None and distill_weight > 0:
@@ -399,40 +457,55 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
             target = F.log_softmax(_logits(teacher, batch, answers, rows, bf16)[masked].float(), -1)
         kl = F.kl_div(F.log_softmax(logits[masked].float(), -1), target, log_target=True, reduction="batchmean")
         loss = (1 - distill_weight) * loss + distill_weight * kl
-    if hidden is not None:
+    if anchor is not None and anchor_weight > 0:
         distance = anchor_distance(hidden, anchor, batch, bf16)
         loss = loss + anchor_weight * distance
         if parts is not None:
             parts["anchor"] = distance.item()
+    if numbers is not None:
+        number_loss, right = number_loss_of(model, hidden[-1], numbers)
+        loss = loss + number_weight * number_loss
+        if parts is not None:
+            parts["numbers"] = right
     correct = (logits.argmax(-1) == labels) & masked
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
 
 def fine_tune(model, tokenizer: DecisionTokenizer, draw, steps: int, opt: torch.optim.Optimizer | None = None,
               lr: float = 1.5e-4, bf16: bool = False, rng: random.Random | None = None, drop_support: float = 0.0,
-              batch_size: int = 16, report=None, every: int = 50) -> None:
+              batch_size: int = 16, report=None, every: int = 50, number_weight: float = 0.0) -> None:
     """`steps` optimiser steps on sets from `draw()` (a list of sets each call), in memory: the
     probes' checks of what a model can learn and how fast (bench/number_probe.py,
     bench/closed_world_probe.py, bench/rights_probe.py). Without `opt`, AdamW at `lr` over the
-    parameters that learn. `report(step, accuracy)` gets the masked slots' accuracy over the
-    last `every` steps; by default it is printed as JSON."""
+    parameters that learn (with `number_weight`, the number targets as the trainer's
+    `number_targets`; the model needs its number head). `report(step, accuracy)` gets the
+    masked slots' accuracy over the last `every` steps; by default it is printed as JSON, with
+    the number targets' accuracy where there are any."""
     rng = rng or random.Random(0)
     opt = opt or torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
-    report = report or (lambda step, accuracy: print(json.dumps({"step": step, "train_accuracy_last_50":
-                                                                 round(accuracy, 3)}), flush=True))
+    right, numbers = [], []
+
+    def printed(step: int, accuracy: float) -> None:
+        told = {"number_targets_last_50": round(sum(numbers[-every:]) / len(numbers[-every:]), 3)} if numbers else {}
+        print(json.dumps({"step": step, "train_accuracy_last_50": round(accuracy, 3), **told}), flush=True)
+
+    report = report or printed
     model.train()
-    right = []
     for step in range(steps):
         examples = []
         while len(examples) < batch_size:
-            examples += [make_example(s, tokenizer, rng, drop_support, 1) for s in draw()[:batch_size - len(examples)]]
+            examples += [make_example(s, tokenizer, rng, drop_support, 1, numbers=number_weight > 0)
+                         for s in draw()[:batch_size - len(examples)]]
         tb = TrainBatch.collate(examples, tokenizer.pad, model.cfg.n_answers)
-        loss, correct, masked = batch_loss(model, tb, bf16=bf16)
+        parts: dict[str, float] = {}
+        loss, correct, masked = batch_loss(model, tb, bf16=bf16, parts=parts, number_weight=number_weight)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
         opt.step()
         right.append(correct.sum().item() / masked.sum().item())
+        if parts.get("numbers") == parts.get("numbers") and "numbers" in parts:  # not NaN
+            numbers.append(parts["numbers"])
         if report is not None and step % every == every - 1:
             report(step + 1, sum(right[-every:]) / every)
     model.eval()
@@ -518,6 +591,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "noun_names": True})
         ckpt.tokenizer.noun_names = True
         log('words that follow "the" in two sentences of a request are names from here on')
+    if cfg.number_targets and not ckpt.model.cfg.number_head:
+        ckpt.model.add_number_head()
+        log(f"number targets at weight {cfg.number_targets}: a new number head reads the prefix pass's states")
     if cfg.option_context and not ckpt.model.cfg.option_context:
         ckpt.model.add_option_context()
         log("options are read in context from here on: their projection starts from zero")
@@ -545,13 +621,13 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         log(f"training only {', '.join(cfg.train_only)}: "
             f"{sum(p.numel() for p in model.parameters() if p.requires_grad):,} parameters; the rest stays as it was")
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
-    fresh = lambda n: (n.startswith(("number_proj.", "link_proj.", "option_proj."))  # noqa: E731
+    fresh = lambda n: (n.startswith(("number_proj.", "link_proj.", "option_proj.", "number_head."))  # noqa: E731
                        or ".rank_out." in n or ".compare_out." in n)
     linking = lambda n: n.endswith((".link_bias", ".number_link_bias"))  # noqa: E731
     numbers = [p for p, n in params.items() if fresh(n)]
     links = [p for p, n in params.items() if linking(n)]
     decay = [p for p, n in params.items() if p.ndim >= 2 and not fresh(n)]
-    no_decay = [p for p, n in params.items() if p.ndim < 2 and not linking(n)]
+    no_decay = [p for p, n in params.items() if p.ndim < 2 and not linking(n) and not fresh(n)]
     groups = [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
     if numbers:
         groups.append({"params": numbers, "weight_decay": 0.0, "lr_scale": cfg.number_ranks_lr_scale})
@@ -570,6 +646,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     state.setdefault("drawn", state["examples"])
     bar = tqdm(total=total, initial=state["drawn"], disable=not progress, unit="set", smoothing=0.05)
     window: list[torch.Tensor] = []  # the last 50 batches' _depth_counts
+    number_window: list[float] = []  # the number targets' accuracy over the last 50 batches that had them
     device = next(model.parameters()).device
     seen0 = state["examples"]
     waited, ready = 0.0, time.time()  # time spent waiting for the data workers (vs. in the step)
@@ -580,7 +657,10 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             g["lr"] = lr_at(cfg, state["step"], total_steps, seconds0 + elapsed) * g.get("lr_scale", 1.0)
         parts: dict[str, float] = {}
         loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16, teacher, cfg.distill_weight,
-                                           anchor=anchor, anchor_weight=cfg.anchor, parts=parts)
+                                           anchor=anchor, anchor_weight=cfg.anchor, parts=parts,
+                                           number_weight=cfg.number_targets)
+        if "numbers" in parts and parts["numbers"] == parts["numbers"]:  # not NaN: the batch had targets
+            number_window = (number_window + [parts["numbers"]])[-50:]
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(list(params), 1.0)
@@ -603,6 +683,8 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             state["depth_accuracy"] = _depth_accuracy(window)
             _checkpoint(ckpt, out, opt, params, state, cfg)
             anchored = f" (anchor distance {parts['anchor']:.4f})" if "anchor" in parts else ""
+            if number_window:
+                anchored += f" number targets {sum(number_window) / len(number_window):.3f}"
             log(f"step {state['step']} sets {state['examples']} ({(state['examples'] - seen0) / elapsed:.0f}/s, "
                 f"{100 * waited / elapsed:.0f}% waiting for data) lr {opt.param_groups[0]['lr']:.2e} "
                 f"loss {loss.item():.4f}{anchored} depth-acc {state['depth_accuracy']} saved to {out}")

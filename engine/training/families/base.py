@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Hashable, Iterable, Literal, Sequence
 
 from decider.engine.request import Question
@@ -243,6 +244,7 @@ class SetBuilder:
     depth: list[int] = field(default_factory=list)
     support: list[int | None] = field(default_factory=list)
     chained: bool = False
+    number_labels: list[tuple[int, Decimal, int]] = field(default_factory=list)  # DecisionSet.number_labels
 
     def say(self, text: str) -> int:
         """Add a sentence; returns its index (the support bookkeeping uses it)."""
@@ -284,7 +286,8 @@ class SetBuilder:
             sentences=[self.sentences[i] for i in order], questions=questions,
             answers=[self.answers[j] for j in asked], depth=[self.depth[j] for j in asked],
             support=[None if self.support[j] is None else where[self.support[j]] for j in asked],
-            chained=self.chained, domain=self.domain)
+            chained=self.chained, domain=self.domain,
+            number_labels=[(where[i], value, label) for i, value, label in self.number_labels])
 
 
 # ----------------------------------------------------------------------------- consistency links

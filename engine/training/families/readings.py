@@ -38,6 +38,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from itertools import product
 from typing import Callable, Hashable, Sequence
 
+from decider.engine.numbers import number_spans
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families.base import (Asked, Cases, Program, Rule, SetBuilder, Style, Value,
                                                    add_phrasings, answer_links, cap, names, pick, program_rules)
@@ -922,6 +923,7 @@ class World:
         self.roles = roles
         self.role_kinds: set[str] = set()
         self.role_rules = role_rules  # in a roles set: share of chains that start by tripping a pair's duty unit
+        self.limits: list[tuple[str, Decimal, int]] = []  # (measurement, a number said of it, its sentence)
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -1169,11 +1171,52 @@ class World:
     def value(self, mid: str) -> Decimal:
         return self.readings[mid][0]
 
+    def say_limit(self, m: Meas, kind: str) -> None:
+        """A limit of kind `kind` on `m` that nothing asks about (its words drawn before its value)."""
+        s, n0, lim = self.subj(m), self.bare(m), self.limit_name(kind, m)
+        value = self.grid_value(m)
+        self.limit(m.id, value, self.say(self.fmt("limit", s=s, n0=n0, lim=lim, q=self.mqty(m, value))))
+
+    def limit(self, mid: str, value, sentence: int) -> None:
+        """A number said of measurement `mid` in `sentence` (a limit, a band's end, a set point):
+        the set's number labels compare the reading with it (`label_numbers`)."""
+        self.limits.append((mid, dec(value), sentence))
+
+    def label_numbers(self) -> list[tuple[int, Decimal, int]]:
+        """DecisionSet.number_labels: each reading, in its own sentence (1), and each number said
+        of a measurement (a limit, a band's end, a set point, a rule's threshold), by how the
+        measurement's reading compares with it (0 below, 1 equal, 2 above). A value a sentence
+        holds twice with two labels is left out (which one is which cannot be told by value), and
+        so is a limit the sentence does not write (a share of a rating)."""
+        said: dict[tuple[int, Decimal], set[int]] = {}
+        for value, sentence in self.readings.values():
+            if sentence is not None:
+                said.setdefault((sentence, value), set()).add(1)
+        limits = list(self.limits)
+        for d in self.p.definitions:  # thresholds written in a rule's own words ("if FT-364 dips below 216 m³/h")
+            for conditions, sentence in ([(d.conditions, d.sentence)] if isinstance(d, Rule)
+                                         else [(c, s) for c, _, s in d.cases]):
+                for atom, _ in conditions if sentence is not None else ():
+                    if isinstance(atom, tuple) and atom[0] == "cmp" and atom[5] is None:
+                        _, mid, op, a, b, _ = atom
+                        limits += [(mid, v, sentence) for v in (a, b if op not in ("within", "beyond") else None)
+                                   if v is not None]
+        for mid, value, sentence in limits:
+            x = self.value(mid)
+            said.setdefault((sentence, value), set()).add((x > value) - (x < value) + 1)
+        written = {s: {v for _, _, v in number_spans(self.b.sentences[s])} for s, _ in said}
+        return [(s, v, next(iter(labels))) for (s, v), labels in sorted(said.items())
+                if len(labels) == 1 and v in written[s]]  # not a limit the text derives (120% of rated)
+
     def cmp_atom(self, mid: str, op: str, a, b=None, src: int | None = None) -> tuple:
         """The comparison `reading(mid) OP a [b]` (an atom); `src` is the sentence that states
         the limit, None when the number is written where the comparison is used."""
         a = dec(a)
         b = None if b is None else dec(b)
+        if src is not None:  # within / beyond: b is a tolerance, not a limit
+            self.limit(mid, a, src)
+            if b is not None and op not in ("within", "beyond"):
+                self.limit(mid, b, src)
         key = ("cmp", mid, op, a, b, src)
         reading = self.readings[mid][1]
         deps = tuple(x for x in (reading, src) if x is not None)
@@ -1187,6 +1230,9 @@ class World:
         var = ("alarm", mid)
         words = words or ALARM_WORDS[0]
         lims = {k: (dec(v), x) for k, (v, x) in limits.items()}
+        for v, x in lims.values():
+            if x is not None:
+                self.limit(mid, v, x)
         state = lambda: alarm_state(self.value(mid), {k: v for k, (v, _) in lims.items()})  # noqa: E731
         deps = tuple(x for x in [self.readings[mid][1]] + [x for _, x in lims.values()] if x is not None)
         def support() -> list[int]:
@@ -1933,6 +1979,8 @@ class World:
         self.say_reading(m, self.place(m, op, lo, hi, self.truth()))
         lo_s, hi_s = self.span(m, lo, hi)
         s = self.say(self.fmt("window", s=self.subj(m), n0=self.bare(m), lo=lo_s, hi=hi_s))
+        self.limit(m.id, lo, s)
+        self.limit(m.id, hi, s)
         if rng.random() < 0.5:
             cands = [self.band_pos_cand(self.band_var(m.id, lo, hi, s, self.band_words), m, "q_band")]
         else:
@@ -1959,6 +2007,7 @@ class World:
         op = "beyond" if rng.random() < 0.3 else "within"
         self.say_reading(m, self.place(m, op, sp, tol, self.truth()))
         s = self.say(self.fmt("setpoint", s=self.subj(m), n0=self.bare(m), sp=self.mqty(m, sp), tol=self.mqty(m, tol)))
+        self.limit(m.id, sp, s)
         if rng.random() < 0.5:
             return [self.band_pos_cand(self.band_var(m.id, sp - tol, sp + tol, s, self.band_words), m, "q_sp_band")], []
         return [self.band_cand(self.cmp_atom(m.id, op, sp, tol, s), m, named=True)], []
@@ -2088,8 +2137,7 @@ class World:
                 self.say_reading(twin, self.grid_value(twin) + (twin.step if rng.random() < 0.5 else 0))
                 if rng.random() < 0.5:
                     k = rng.choice(("trip_hi", "H", "HH", "L", "LL"))
-                    self.say(self.fmt("limit", s=self.subj(twin), n0=self.bare(twin), lim=self.limit_name(k, twin),
-                                      q=self.mqty(twin, self.grid_value(twin))))
+                    self.say_limit(twin, k)
                 return
         if kind == "other_unit":
             conv = {"degC": ("degF", lambda x: x * 9 / 5 + 32), "bar": ("psi", lambda x: x * Decimal("14.5038")),
@@ -2118,8 +2166,7 @@ class World:
             m = self.new_meas(e, lambda q: q == m0.qty)
             self.say_reading(m, self.grid_value(m))
             k = rng.choice(("trip_hi", "H", "HH", "L", "LL", "max", "min"))
-            self.say(self.fmt("limit", s=self.subj(m), n0=self.bare(m), lim=self.limit_name(k, m),
-                              q=self.mqty(m, self.grid_value(m))))
+            self.say_limit(m, k)
             return
         t = rng.choice(tagged).tag if tagged else self.fresh(lambda: f"TI-{self.num()}")
         u = rng.choice(self.equips).id if self.equips else self.new_equip().id
@@ -2255,6 +2302,7 @@ class World:
             else:
                 self.b.ask_choice(text, opts, ans, d, sup)
         self.b.chained = self.chained(targets)
+        self.b.number_labels = self.label_numbers()
         ds = self.b.build(rng)
         ds.links = answer_links(ds, program_rules(self.p.definitions), self.asked_keys(targets, texts))
         return ds
