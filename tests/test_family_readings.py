@@ -566,7 +566,8 @@ def test_number_labels_say_how_the_reading_compares_with_each_number():
     """DecisionSet.number_labels: a reading is its own (1); a limit is labelled by how its
     instrument's reading compares with it (0 below, 1 equal, 2 above). Hand-built, then read back
     from generated text: for a limit in a sentence with a tag that exactly one labelled reading
-    sentence also names, the label is that reading against the limit."""
+    sentence also names, the label is that reading against the limit; the same of a threshold a
+    question writes (question_labels)."""
     w = R.World(random.Random(0), Style())
     m = w.new_meas()
     read = w.say_reading(m, Decimal("131.5"))
@@ -576,7 +577,7 @@ def test_number_labels_say_how_the_reading_compares_with_each_number():
     assert w.label_numbers() == [(read, Decimal("131.5"), 1), (below, Decimal("128"), 2),
                                  (equal, Decimal("131.50"), 1), (above, Decimal("140"), 0)]
     tag = re.compile(r"\b[A-Z]{1,4}-\d+[A-Z]?\b")
-    checked = 0
+    checked = asked = 0
     for split, shorthand in (("validation", 0.0), ("train", 0.5)):
         for s in make_sets(CorpusSpec(split=split, mix=(("readings", 1.0),), shorthand=shorthand), 150):
             readings = {}
@@ -592,4 +593,12 @@ def test_number_labels_say_how_the_reading_compares_with_each_number():
                     (_, x), = named
                     assert label == (x > v) - (x < v) + 1, (s.sentences[i], v, x, label)
                     checked += 1
-    assert checked >= 100, checked
+            for q, v, label in s.question_labels:  # a threshold the question writes itself
+                text = s.questions[q].text
+                assert v in {x for _, _, x in number_spans(text)}, (v, text)
+                named = {r for t in tag.findall(text) for r in readings.get(t, ())}
+                if len(named) == 1:
+                    (_, x), = named
+                    assert label == (x > v) - (x < v) + 1, (text, v, x, label)
+                    asked += 1
+    assert checked >= 100 and asked >= 30, (checked, asked)

@@ -364,8 +364,8 @@ def test_a_run_held_to_the_encoder_ends_nearer_it_than_one_without(tiny, tiny_be
 
 def test_number_targets_mark_the_numbers_the_generator_knows(tiny):
     """make_example(numbers=True): the tokens of each labelled number of the context as the step
-    reads it (shorthand; support dropped or not) carry the set's label, found back through the
-    rank the tokenizer gave the number; no other token carries one."""
+    reads it (shorthand; support dropped or not) and of the questions carry the set's label, found
+    back through the rank the tokenizer gave the number; no other token carries one."""
     import random
 
     from decider.engine.numbers import dense_ranks, number_spans
@@ -383,10 +383,12 @@ def test_number_targets_mark_the_numbers_the_generator_knows(tiny):
                   for _, _, v in number_spans(t)]
         rank = dict(zip(values, dense_ranks(values, 255)))
         targets = {(r, t) for r, t in zip(e.enc.numbers, e.numbers) if t != IGNORE}
-        assert all(r > 0 for r, _ in targets) and {t for _, t in targets} <= {x for _, _, x in s.number_labels}
+        assert all(r > 0 for r, _ in targets)
+        assert {t for _, t in targets} <= {x for _, _, x in s.number_labels + s.question_labels}
         if not drop:  # the ranks are the whole context's: each labelled number and nothing else
-            assert targets == {(rank[v], label) for _, v, label in s.number_labels}, (targets, s.number_labels)
-            covered += len(s.number_labels)
+            labels = s.number_labels + s.question_labels
+            assert targets == {(rank[v], label) for _, v, label in labels}, (targets, labels)
+            covered += len(labels)
     assert covered >= 100, covered
 
 

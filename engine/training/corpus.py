@@ -46,6 +46,8 @@ class DecisionSet:
     # of the instrument the number is about compares with it: 0 below, 1 equal, 2 above); a
     # reading is its own instrument's (1). Training reads them (TrainConfig.number_targets)
     number_labels: list[tuple[int, Decimal, int]] = field(default_factory=list)
+    # the same of the numbers a question writes: (question, value, label)
+    question_labels: list[tuple[int, Decimal, int]] = field(default_factory=list)
 
     @property
     def context(self) -> str:

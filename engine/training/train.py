@@ -224,23 +224,43 @@ def _reveal_pattern(rng: random.Random, n: int, forced: set[int]) -> list[bool]:
     return revealed
 
 
-def number_targets(s: DecisionSet, dropped: set[int], tokenizer: DecisionTokenizer, n_context: int) -> list[int]:
-    """Per context token of `s` without the sentences `dropped` (its first `n_context` tokens, as
-    the tokenizer cuts them): the label of the number it is part of (DecisionSet.number_labels:
-    found by value in its sentence; clock times never), IGNORE where there is none."""
-    known: dict[int, dict[Decimal, int]] = {}
+def _token_labels(tokenizer: DecisionTokenizer, text: str, spans: list[tuple[int, int, int]], n: int) -> list[int]:
+    """Per token of `text` (its first `n`, as the tokenizer cuts them): the label of the span
+    (start, end, label) it overlaps, IGNORE where none."""
+    offsets = tokenizer.tok.encode(text, add_special_tokens=False).offsets[:n]
+    return [next((label for a, b, label in spans if start < b and end > a), IGNORE) for start, end in offsets]
+
+
+def _known_spans(text: str, known: dict[Decimal, int], at: int = 0) -> list[tuple[int, int, int]]:
+    """The numbers of `text` whose value `known` labels, as (start + at, end + at, label); clock
+    times never."""
+    return [(at + start, at + end, known[value]) for start, end, value in number_spans(text)
+            if value in known and ":" not in text[start:end]]
+
+
+def number_targets(s: DecisionSet, dropped: set[int], enc, tokenizer: DecisionTokenizer) -> list[int]:
+    """Per prefix token of `enc` (s encoded without the sentences `dropped`): the label of the
+    number it is part of (DecisionSet.number_labels and question_labels, found by value in their
+    sentence or question), IGNORE where there is none."""
+    by_sentence: dict[int, dict[Decimal, int]] = {}
     for sentence, value, label in s.number_labels:
-        known.setdefault(sentence, {})[value] = label
+        by_sentence.setdefault(sentence, {})[value] = label
     spans, at = [], 0
     for i, sentence in enumerate(s.sentences):
-        if i in dropped:
-            continue
-        for start, end, value in number_spans(sentence) if i in known else ():
-            if value in known[i] and ":" not in sentence[start:end]:
-                spans.append((at + start, at + end, known[i][value]))
-        at += len(sentence) + 1
-    offsets = tokenizer.tok.encode(s.context_without(dropped), add_special_tokens=False).offsets[:n_context]
-    return [next((label for a, b, label in spans if start < b and end > a), IGNORE) for start, end in offsets]
+        if i not in dropped:
+            spans += _known_spans(sentence, by_sentence.get(i, {}), at)
+            at += len(sentence) + 1
+    n_context = enc.prefix_ids.index(tokenizer.sep) - 1
+    targets = [IGNORE, *_token_labels(tokenizer, s.context_without(dropped), spans, n_context)]
+    targets += [IGNORE] * (len(enc.prefix_ids) - len(targets))
+    by_question: dict[int, dict[Decimal, int]] = {}
+    for q, value, label in s.question_labels:
+        by_question.setdefault(q, {})[value] = label
+    for q, known in by_question.items():  # a question's words follow its marker
+        first = enc.segments.index(q + 1) + 1
+        labels = _token_labels(tokenizer, s.questions[q].text, _known_spans(s.questions[q].text, known), 10_000)
+        targets[first:first + len(labels)] = labels
+    return targets
 
 
 def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Random, drop_support: float,
@@ -256,11 +276,7 @@ def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Rando
     patterns = [first] + [_reveal_pattern(rng, n, kept_revealed) for _ in range(samples - 1)]
     enc = tokenizer.encode(s.context_without(dropped), s.questions)
     labels = [answer_classes(q)[a] for q, a in zip(s.questions, s.answers)]
-    targets = None
-    if numbers and s.number_labels:
-        n_context = enc.prefix_ids.index(tokenizer.sep) - 1
-        targets = [IGNORE, *number_targets(s, dropped, tokenizer, n_context)]
-        targets += [IGNORE] * (len(enc.prefix_ids) - len(targets))
+    targets = number_targets(s, dropped, enc, tokenizer) if numbers and (s.number_labels or s.question_labels) else None
     return Example(enc, labels, patterns, s.depth, numbers=targets)
 
 

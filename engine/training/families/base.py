@@ -245,6 +245,7 @@ class SetBuilder:
     support: list[int | None] = field(default_factory=list)
     chained: bool = False
     number_labels: list[tuple[int, Decimal, int]] = field(default_factory=list)  # DecisionSet.number_labels
+    question_labels: list[tuple[int, Decimal, int]] = field(default_factory=list)  # DecisionSet.question_labels
 
     def say(self, text: str) -> int:
         """Add a sentence; returns its index (the support bookkeeping uses it)."""
@@ -287,7 +288,8 @@ class SetBuilder:
             answers=[self.answers[j] for j in asked], depth=[self.depth[j] for j in asked],
             support=[None if self.support[j] is None else where[self.support[j]] for j in asked],
             chained=self.chained, domain=self.domain,
-            number_labels=[(where[i], value, label) for i, value, label in self.number_labels])
+            number_labels=[(where[i], value, label) for i, value, label in self.number_labels],
+            question_labels=[(asked.index(j), value, label) for j, value, label in self.question_labels])
 
 
 # ----------------------------------------------------------------------------- consistency links

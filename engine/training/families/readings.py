@@ -1171,6 +1171,21 @@ class World:
     def value(self, mid: str) -> Decimal:
         return self.readings[mid][0]
 
+    def label_question_numbers(self, targets: list[tuple], texts: list[str]) -> list[tuple[int, Decimal, int]]:
+        """DecisionSet.question_labels: the threshold a question writes itself ("Is TT-101 above
+        131 °C?", "... below, at or above 131 °C?"), by how the reading compares with it."""
+        out = []
+        for k, (target, text) in enumerate(zip(targets, texts)):
+            key = target[1]
+            if not (isinstance(key, tuple) and key and key[0] in ("cmp", "rel")) or key[-1] is not None:
+                continue  # not a comparison, or its number is said in a sentence of its own
+            values = [key[2]] if key[0] == "rel" else [key[3]] + [key[4]] * (key[4] is not None
+                                                                            and key[2] not in ("within", "beyond"))
+            written = {v for _, _, v in number_spans(text)}
+            x = self.value(key[1])
+            out += [(k, v, (x > v) - (x < v) + 1) for v in dict.fromkeys(values) if v in written]
+        return out
+
     def say_limit(self, m: Meas, kind: str) -> None:
         """A limit of kind `kind` on `m` that nothing asks about (its words drawn before its value)."""
         s, n0, lim = self.subj(m), self.bare(m), self.limit_name(kind, m)
@@ -2303,6 +2318,7 @@ class World:
                 self.b.ask_choice(text, opts, ans, d, sup)
         self.b.chained = self.chained(targets)
         self.b.number_labels = self.label_numbers()
+        self.b.question_labels = self.label_question_numbers(targets, texts)
         ds = self.b.build(rng)
         ds.links = answer_links(ds, program_rules(self.p.definitions), self.asked_keys(targets, texts))
         return ds
