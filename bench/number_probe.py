@@ -144,7 +144,7 @@ def compare_accuracy(ckpt, n: int, plain: bool) -> dict:
 def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1,
           form: str = "trip", number_links: bool = False, mix: dict | None = None, twins: bool = False,
           bf16: bool = False, stated: float = 0.0, compare_sets: bool = False, plain: bool = False,
-          number_targets: float = 0.0) -> None:
+          number_targets: float = 0.0, uniform_lr: bool = False) -> None:
     """Fine-tune ckpt.model in place on probes, corpus sets (`mix`) or one-instrument comparison
     sets (`compare_sets`), with the number targets at weight `number_targets` (see the module
     docstring)."""
@@ -172,8 +172,13 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     biases = [p for n, p in model.named_parameters() if n.endswith((".link_bias", ".number_link_bias"))]
     ids = {id(p) for p in fresh + biases}
     rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
-    opt = torch.optim.AdamW([{"params": rest, "lr": 1.5e-4}, {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
-                             {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}])
+    if uniform_lr:  # every part at the model's rate, the number head (new) at 10x
+        head = [p for n, p in model.named_parameters() if n.startswith("number_head.")]
+        rest = [p for p in model.parameters() if p.requires_grad and all(p is not h for h in head)]
+        fresh, biases = head, []
+    opt = torch.optim.AdamW([g for g in ({"params": rest, "lr": 1.5e-4},
+                                         {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
+                                         {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}) if g["params"]])
     rng, index = random.Random(seed), 20_000_000
     spec = CorpusSpec(split="train", mix=tuple(mix.items()), stated=stated) if mix else None
 
@@ -248,6 +253,9 @@ def main() -> int:
                         "one question each); with --learn: fine-tune on such sets, not on probes")
     p.add_argument("--plain", action="store_true",
                    help="with --compare-sets: yes/no questions that give no number and negate nothing")
+    p.add_argument("--uniform-lr", action="store_true",
+                   help="with --learn: the number parts and link biases at the model's learning rate, not at "
+                        "10x / 100x (they are trained in every shipped version)")
     p.add_argument("--number-targets", type=float, default=0.0, metavar="W",
                    help="with --learn: the trainer's number targets at this weight (a number head is added)")
     args = p.parse_args()
@@ -274,7 +282,7 @@ def main() -> int:
               args.question_compare, form=args.form[0], number_links=args.number_links,
               mix=_mix(args.learn_mix) if args.learn_mix else None, twins=args.twins, bf16=args.bf16,
               stated=args.stated, compare_sets=bool(args.compare_sets), plain=args.plain,
-              number_targets=args.number_targets)
+              number_targets=args.number_targets, uniform_lr=args.uniform_lr)
         if args.family_sets:
             family("after")
         compared("after")

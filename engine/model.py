@@ -675,15 +675,13 @@ class BlockDiffusionModel(nn.Module):
             layer.number_link_bias = nn.Parameter(torch.zeros(self.cfg.n_heads, device=w.device, dtype=w.dtype))
 
     def add_number_head(self) -> None:
-        """Give the model its number head (ModelConfig.number_head), small random weights: a
+        """Give the model its number head (ModelConfig.number_head), torch's default init: a
         training aid that nothing reads when deciding, so the model decides as it did."""
         if self.cfg.number_head:
             raise ValueError("the model has a number head already")
         self.cfg = ModelConfig.model_validate({**self.cfg.model_dump(), "number_head": True})
         w = self.word_embeddings.weight
         self.number_head = nn.Linear(self.cfg.dim, 3, device=w.device, dtype=w.dtype)
-        nn.init.normal_(self.number_head.weight, std=0.02)
-        nn.init.zeros_(self.number_head.bias)
 
     def add_option_context(self) -> None:
         """Give options' vectors the prefix's states of their words (ModelConfig.option_context)

@@ -487,6 +487,12 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
 
+def clipped(model) -> list[torch.nn.Parameter]:
+    """The parameters whose gradient norm the step clips: all that learn but the number head's
+    (a new head's large first gradients would otherwise scale every other update down)."""
+    return [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("number_head.")]
+
+
 def fine_tune(model, tokenizer: DecisionTokenizer, draw, steps: int, opt: torch.optim.Optimizer | None = None,
               lr: float = 1.5e-4, bf16: bool = False, rng: random.Random | None = None, drop_support: float = 0.0,
               batch_size: int = 16, report=None, every: int = 50, number_weight: float = 0.0) -> None:
@@ -517,7 +523,7 @@ def fine_tune(model, tokenizer: DecisionTokenizer, draw, steps: int, opt: torch.
         loss, correct, masked = batch_loss(model, tb, bf16=bf16, parts=parts, number_weight=number_weight)
         opt.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+        torch.nn.utils.clip_grad_norm_(clipped(model), 1.0)
         opt.step()
         right.append(correct.sum().item() / masked.sum().item())
         if parts.get("numbers") == parts.get("numbers") and "numbers" in parts:  # not NaN
@@ -679,7 +685,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             number_window = (number_window + [parts["numbers"]])[-50:]
         opt.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(list(params), 1.0)
+        torch.nn.utils.clip_grad_norm_(clipped(model), 1.0)
         opt.step()
         state["step"] += 1
         state["examples"] += len(tb)
