@@ -224,9 +224,10 @@ def _reveal_pattern(rng: random.Random, n: int, forced: set[int]) -> list[bool]:
     return revealed
 
 
-def _token_labels(tokenizer: DecisionTokenizer, text: str, spans: list[tuple[int, int, int]], n: int) -> list[int]:
-    """Per token of `text` (its first `n`, as the tokenizer cuts them): the label of the span
-    (start, end, label) it overlaps, IGNORE where none."""
+def _token_labels(tokenizer: DecisionTokenizer, text: str, spans: list[tuple[int, int, int]],
+                  n: int | None = None) -> list[int]:
+    """Per token of `text` (its first `n`, as the tokenizer cuts them; None: all): the label of
+    the span (start, end, label) it overlaps, IGNORE where none."""
     offsets = tokenizer.tok.encode(text, add_special_tokens=False).offsets[:n]
     return [next((label for a, b, label in spans if start < b and end > a), IGNORE) for start, end in offsets]
 
@@ -258,7 +259,7 @@ def number_targets(s: DecisionSet, dropped: set[int], enc, tokenizer: DecisionTo
         by_question.setdefault(q, {})[value] = label
     for q, known in by_question.items():  # a question's words follow its marker
         first = enc.segments.index(q + 1) + 1
-        labels = _token_labels(tokenizer, s.questions[q].text, _known_spans(s.questions[q].text, known), 10_000)
+        labels = _token_labels(tokenizer, s.questions[q].text, _known_spans(s.questions[q].text, known))
         targets[first:first + len(labels)] = labels
     return targets
 
@@ -441,13 +442,12 @@ def anchor_distance(hidden: list[torch.Tensor], anchor, batch: Batch, bf16: bool
     return torch.stack(per_layer).mean()
 
 
-def number_loss_of(model, states: torch.Tensor, targets: torch.Tensor) -> tuple[torch.Tensor, float]:
+def number_loss(model, states: torch.Tensor, targets: torch.Tensor) -> tuple[torch.Tensor, float]:
     """Cross-entropy of the number head (ModelConfig.number_head) on the prefix states of the
-    tokens with a number target, and the share it gets right."""
+    tokens with a number target (some must have one), and the share it gets right."""
     where = targets != IGNORE
     logits = model.number_head(states[where].float())
-    right = (logits.argmax(-1) == targets[where]).float().mean().item() if where.any() else float("nan")
-    return F.cross_entropy(logits, targets[where]) if where.any() else logits.sum() * 0.0, right
+    return F.cross_entropy(logits, targets[where]), (logits.argmax(-1) == targets[where]).float().mean().item()
 
 
 def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0,
@@ -456,7 +456,7 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     """Masked-diffusion cross-entropy over masked slots, all reveal patterns sharing one prefix
     pass; with a teacher, mixed with KL(teacher || model) on the same slots; with an anchor
     (the frozen pretrained encoder), plus `anchor_weight` x anchor_distance; with number targets
-    in the batch, plus `number_weight` x their cross-entropy (number_loss). Returns (loss,
+    in the batch, plus `number_weight` x their cross-entropy (`number_loss`). Returns (loss,
     correct, masked), the last two for the first pattern, on the CPU; `parts` receives the
     anchor distance and the number targets' accuracy as floats (for the log)."""
     batch = tb.batch
@@ -465,6 +465,7 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     answers = torch.where(masked, model.mask_token, labels)
     rows = torch.arange(B, device=labels.device).repeat(K)
     numbers = tb.numbers if number_weight > 0 and tb.numbers is not None else None
+    numbers = numbers if numbers is not None and (numbers != IGNORE).any() else None
     hidden = [] if (anchor is not None and anchor_weight > 0) or numbers is not None else None
     logits = _logits(model, batch, answers, rows, bf16, shared_prefix, hidden)
     loss = F.cross_entropy(logits[masked], labels[masked])
@@ -479,8 +480,8 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
         if parts is not None:
             parts["anchor"] = distance.item()
     if numbers is not None:
-        number_loss, right = number_loss_of(model, hidden[-1], numbers)
-        loss = loss + number_weight * number_loss
+        targets_loss, right = number_loss(model, hidden[-1], numbers)
+        loss = loss + number_weight * targets_loss
         if parts is not None:
             parts["numbers"] = right
     correct = (logits.argmax(-1) == labels) & masked
@@ -526,7 +527,7 @@ def fine_tune(model, tokenizer: DecisionTokenizer, draw, steps: int, opt: torch.
         torch.nn.utils.clip_grad_norm_(clipped(model), 1.0)
         opt.step()
         right.append(correct.sum().item() / masked.sum().item())
-        if parts.get("numbers") == parts.get("numbers") and "numbers" in parts:  # not NaN
+        if "numbers" in parts:
             numbers.append(parts["numbers"])
         if report is not None and step % every == every - 1:
             report(step + 1, sum(right[-every:]) / every)
@@ -681,7 +682,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16, teacher, cfg.distill_weight,
                                            anchor=anchor, anchor_weight=cfg.anchor, parts=parts,
                                            number_weight=cfg.number_targets)
-        if "numbers" in parts and parts["numbers"] == parts["numbers"]:  # not NaN: the batch had targets
+        if "numbers" in parts:  # the batch had number targets
             number_window = (number_window + [parts["numbers"]])[-50:]
         opt.zero_grad(set_to_none=True)
         loss.backward()
