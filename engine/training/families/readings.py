@@ -886,6 +886,15 @@ TOKEN_BUDGET = 398  # estimated prefix tokens of a whole set (the tokenizer's co
 QUESTION_COST = 19  # estimated tokens of an average question with its options
 
 
+def compared(key: tuple) -> tuple[Decimal, ...]:
+    """The numbers a comparison atom ("cmp", mid, op, a, b, src) or a position variable ("rel",
+    mid, a, src) sets a reading against: its limits, not a tolerance (within / beyond's b)."""
+    if key[0] == "rel":
+        return (key[2],)
+    _, _, op, a, b, _ = key
+    return (a,) if b is None or op in ("within", "beyond") else (a, b)
+
+
 class World:
     """One set under construction: sentences, the program, the numbers, the candidate questions."""
 
@@ -1179,11 +1188,9 @@ class World:
             key = target[1]
             if not (isinstance(key, tuple) and key and key[0] in ("cmp", "rel")) or key[-1] is not None:
                 continue  # not a comparison, or its number is said in a sentence of its own
-            values = [key[2]] if key[0] == "rel" else [key[3]] + [key[4]] * (key[4] is not None
-                                                                            and key[2] not in ("within", "beyond"))
             written = {v for _, _, v in number_spans(text)}
             x = self.value(key[1])
-            out += [(k, v, (x > v) - (x < v) + 1) for v in dict.fromkeys(values) if v in written]
+            out += [(k, v, (x > v) - (x < v) + 1) for v in dict.fromkeys(compared(key)) if v in written]
         return out
 
     def say_limit(self, m: Meas, kind: str) -> None:
@@ -1213,9 +1220,7 @@ class World:
                                          else [(c, s) for c, _, s in d.cases]):
                 for atom, _ in conditions if sentence is not None else ():
                     if isinstance(atom, tuple) and atom[0] == "cmp" and atom[5] is None:
-                        _, mid, op, a, b, _ = atom
-                        limits += [(mid, v, sentence) for v in (a, b if op not in ("within", "beyond") else None)
-                                   if v is not None]
+                        limits += [(atom[1], v, sentence) for v in compared(atom)]
         for mid, value, sentence in limits:
             x = self.value(mid)
             said.setdefault((sentence, value), set()).add((x > value) - (x < value) + 1)
@@ -1228,11 +1233,9 @@ class World:
         the limit, None when the number is written where the comparison is used."""
         a = dec(a)
         b = None if b is None else dec(b)
-        if src is not None:  # within / beyond: b is a tolerance, not a limit
-            self.limit(mid, a, src)
-            if b is not None and op not in ("within", "beyond"):
-                self.limit(mid, b, src)
         key = ("cmp", mid, op, a, b, src)
+        for v in compared(key) if src is not None else ():
+            self.limit(mid, v, src)
         reading = self.readings[mid][1]
         deps = tuple(x for x in (reading, src) if x is not None)
         self.direct[key] = Direct(lambda: compare(op, self.value(mid), a, b), deps, (True, False),
