@@ -109,6 +109,11 @@ def probes(n: int, distractors: int, seed: int = 0, form: str = "trip") -> tuple
     return requests, above
 
 
+def untagged(text: str) -> str:
+    """`text` without its tags ("TT-101", "P-7B"): what is left of its digits are numbers."""
+    return re.sub(r"\b[A-Z]+-\d+[A-Z]?\b", "", text)
+
+
 def compare_set(seed: str, plain: bool, style=None):
     """One instrument of the readings family's comparison block (World.block_compare: a reading,
     one or two named limits, in the family's phrasings) and one of its questions; `plain`: a
@@ -125,7 +130,7 @@ def compare_set(seed: str, plain: bool, style=None):
         s = w.finish()
         if s is None:
             continue
-        text = re.sub(r"\b[A-Z]+-\d+[A-Z]?\b", "", s.questions[0].text)
+        text = untagged(s.questions[0].text)
         if not plain or (s.questions[0].kind == "boolean" and not re.search(r"\d|\bnot\b|n't|\bno\b", text)):
             return s
     raise RuntimeError(f"no comparison set fits seed {seed}")
@@ -167,15 +172,15 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
     if number_targets and not model.cfg.number_head:
         model.add_number_head()
     model.word_embeddings.weight.requires_grad_(False)
-    fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj.", "number_head."))
-             or ".rank_out." in n or ".compare_out." in n]
-    biases = [p for n, p in model.named_parameters() if n.endswith((".link_bias", ".number_link_bias"))]
+    if uniform_lr:  # every part at the model's rate, the number head (new) at 10x
+        fresh = [p for n, p in model.named_parameters() if n.startswith("number_head.")]
+        biases = []
+    else:
+        fresh = [p for n, p in model.named_parameters() if n.startswith(("number_proj.", "link_proj.", "number_head."))
+                 or ".rank_out." in n or ".compare_out." in n]
+        biases = [p for n, p in model.named_parameters() if n.endswith((".link_bias", ".number_link_bias"))]
     ids = {id(p) for p in fresh + biases}
     rest = [p for p in model.parameters() if p.requires_grad and id(p) not in ids]
-    if uniform_lr:  # every part at the model's rate, the number head (new) at 10x
-        head = [p for n, p in model.named_parameters() if n.startswith("number_head.")]
-        rest = [p for p in model.parameters() if p.requires_grad and all(p is not h for h in head)]
-        fresh, biases = head, []
     opt = torch.optim.AdamW([g for g in ({"params": rest, "lr": 1.5e-4},
                                          {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
                                          {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}) if g["params"]])
@@ -210,7 +215,7 @@ def family_accuracy(ckpt, n: int, stated: float = 0.0) -> dict:
         for q, ok in zip(s.questions, correct):
             kind = q.kind
             if kind == "boolean":
-                kind += " with a number" if re.search(r"\d", re.sub(r"\b[A-Z]+-\d+[A-Z]?\b", "", q.text)) else " without"
+                kind += " with a number" if re.search(r"\d", untagged(q.text)) else " without"
             groups.setdefault(kind, []).append(ok)
     return {k: f"{sum(v) / len(v):.3f} of {len(v)}" for k, v in sorted(groups.items())}
 
