@@ -537,6 +537,29 @@ def test_role_rules_make_most_roles_sets_name_a_role():
     assert sum(make_set(spec, i) != make_set(replace(spec, role_rules=0.0), i) for i in range(20)) >= 5
 
 
+def test_drills_ask_only_what_the_numbers_say():
+    """A comparison drill asks only values read straight off the numbers (a reading against a
+    limit, a band, an alarm state), at any chain length; other sets also ask facts and rules'
+    outcomes. A stage's `drills` reaches the family through the corpus spec, labels and all."""
+    def read_off(drill: bool, max_links: int) -> int:
+        off = 0
+        for i in range(60):
+            w = R.World(random.Random(f"drill:{i}"), Style(), drill=drill)
+            w.plan(1 + i % 8, max_links)
+            off += all(c.key in w.direct for c in w.asked)
+        return off
+
+    assert read_off(True, 0) == read_off(True, 3) == 60
+    assert read_off(False, 0) < 30 and read_off(False, 3) < 10
+    spec = CorpusSpec(split="train", max_links=0, mix=(("readings@0:1", 1.0),), drills=1.0)
+    drilled = [make_set(spec, i) for i in range(20)]
+    assert sum(s != make_set(replace(spec, drills=0.0), i) for i, s in enumerate(drilled)) >= 10
+    assert all(len(s.questions) == 1 and s.number_labels for s in drilled)
+    assert sum(any(label != 1 for _, _, label in s.number_labels) for s in drilled) >= 15  # limits said beside
+    with pytest.raises(ValueError, match="drills"):
+        R.generate(random.Random(0), Style(), 4, 0, drills=1.5)
+
+
 def test_the_role_probe_answers_are_what_the_line_up_says():
     """bench/role_probe.py: the rule's consequence holds exactly when the unit that trips is the
     one the line-up gives the role the rule names; both units trip, and both roles are named,

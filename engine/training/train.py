@@ -80,6 +80,10 @@ class Stage(BaseModel):
     role_rules: float = Field(0.0, ge=0.0, le=1.0, description="readings roles sets: this share of their rule "
                               "chains starts by tripping the duty unit of a pair, so that rules name a unit by role "
                               "in most roles sets rather than one in five (corpus.CorpusSpec.role_rules)")
+    drills: float = Field(0.0, ge=0.0, le=1.0, description="readings sets: this share of them is a comparison "
+                          "drill, every block a reading against numbers said beside it (limits, alarm limits, a "
+                          "band, a set point; no rules, no facts), each block asking any of its questions "
+                          "(corpus.CorpusSpec.drills); with number targets, what teaches a model to compare")
     more_phrasings: bool = Field(False, description="v2 family sets also draw the further phrasings of "
                                  "engine/training/families/phrasings (corpus.CorpusSpec.more_phrasings); the "
                                  "evaluation splits never do")
@@ -162,6 +166,8 @@ class TrainConfig(BaseModel):
                                   "learns, from the prefix pass's states, how its instrument's reading compares with "
                                   "it (below / equal / above; ModelConfig.number_head, added to a model without "
                                   "it); 0 = off")
+    number_head_lr_scale: float = Field(10.0, gt=0, description="with number_targets: the number head learns at "
+                                        "this multiple of the learning rate")
     link_bias_lr_scale: float = Field(100.0, gt=0, description="the question and number tokens' link biases are "
                                       "one scalar per head and layer: they learn at this multiple of the learning "
                                       "rate")
@@ -299,7 +305,8 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
                               closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders,
-                              roles=stage.roles, role_rules=stage.role_rules, more_phrasings=stage.more_phrasings,
+                              roles=stage.roles, role_rules=stage.role_rules, drills=stage.drills,
+                              more_phrasings=stage.more_phrasings,
                               shorthand=stage.shorthand)
             if twins and stage.twins:
                 return make_twins(spec, cfg.corpus_start + index)
@@ -644,18 +651,20 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         log(f"training only {', '.join(cfg.train_only)}: "
             f"{sum(p.numel() for p in model.parameters() if p.requires_grad):,} parameters; the rest stays as it was")
     params = {p: n for n, p in model.named_parameters() if p.requires_grad}
-    fresh = lambda n: (n.startswith(("number_proj.", "link_proj.", "option_proj.", "number_head."))  # noqa: E731
+    fresh = lambda n: (n.startswith(("number_proj.", "link_proj.", "option_proj."))  # noqa: E731
                        or ".rank_out." in n or ".compare_out." in n)
     linking = lambda n: n.endswith((".link_bias", ".number_link_bias"))  # noqa: E731
+    heading = lambda n: n.startswith("number_head.")  # noqa: E731
     numbers = [p for p, n in params.items() if fresh(n)]
     links = [p for p, n in params.items() if linking(n)]
-    decay = [p for p, n in params.items() if p.ndim >= 2 and not fresh(n)]
-    no_decay = [p for p, n in params.items() if p.ndim < 2 and not linking(n) and not fresh(n)]
-    groups = [{"params": decay, "weight_decay": cfg.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
-    if numbers:
-        groups.append({"params": numbers, "weight_decay": 0.0, "lr_scale": cfg.number_ranks_lr_scale})
-    if links:
-        groups.append({"params": links, "weight_decay": 0.0, "lr_scale": cfg.link_bias_lr_scale})
+    heads = [p for p, n in params.items() if heading(n)]
+    rest = {p: n for p, n in params.items() if not (fresh(n) or linking(n) or heading(n))}
+    groups = [{"params": [p for p in rest if p.ndim >= 2], "weight_decay": cfg.weight_decay},
+              {"params": [p for p in rest if p.ndim < 2], "weight_decay": 0.0}]
+    for part, scale in ((numbers, cfg.number_ranks_lr_scale), (links, cfg.link_bias_lr_scale),
+                        (heads, cfg.number_head_lr_scale)):
+        if part:
+            groups.append({"params": part, "weight_decay": 0.0, "lr_scale": scale})
     opt = torch.optim.AdamW([g for g in groups if g["params"]], lr=cfg.lr, betas=(0.9, 0.98))
     state = _load_state(out, opt, params) if resume else {"step": 0, "examples": 0, "seconds": 0.0}
     total = sum(s.examples for s in cfg.stages)

@@ -321,6 +321,9 @@ ALARM_WORDS = ({"LL": "low-low", "L": "low", "normal": "normal", "H": "high", "H
                {"LL": "LL", "L": "L", "normal": "normal", "H": "H", "HH": "HH"},
                {"LL": "LOLO", "L": "LO", "normal": "normal", "H": "HI", "HH": "HIHI"})
 ALARM_ORDER = ("LL", "L", "normal", "H", "HH")
+# A comparison drill's blocks (`generate(drills=...)`): each compares a reading with numbers said
+# beside it (named limits, alarm limits, a band, a set point and tolerance, a rating), nothing else.
+DRILL_BLOCKS = (("compare", 6), ("alarm", 2), ("window", 1), ("setpoint", 1), ("rated", 1))
 STATUS = ("running", "standby", "stopped", "tripped", "out of service")
 REL_WORDS = (("below", "at", "above"), ("lower", "equal", "higher"), ("under", "exactly on", "over"),
              ("below it", "right at it", "above it"))
@@ -900,7 +903,7 @@ class World:
 
     def __init__(self, rng: random.Random, style: Style, slack: int = 0, values: random.Random | None = None,
                  flip: int | None = None, stated: tuple[float, random.Random] | None = None,
-                 roles: random.Random | None = None, role_rules: float = 0.0):
+                 roles: random.Random | None = None, role_rules: float = 0.0, drill: bool = False):
         self.rng, self.style = rng, style
         # Twins (`generate_twins`): the numbers that place a reading against its limits come
         # from `values`, everything else from `rng`, so that a set and its twin, which draws
@@ -933,6 +936,7 @@ class World:
         self.role_kinds: set[str] = set()
         self.role_rules = role_rules  # in a roles set: share of chains that start by tripping a pair's duty unit
         self.limits: list[tuple[str, Decimal, int]] = []  # (measurement, a number said of it, its sentence)
+        self.drill = drill  # a comparison drill: every block compares readings with numbers (`plan`)
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -2203,7 +2207,9 @@ class World:
         room = n_questions
         first = True
         while room > 0:
-            if max_links == 0:
+            if self.drill:
+                kinds = DRILL_BLOCKS
+            elif max_links == 0:
                 kinds = (("compare", 26), ("alarm", 18), ("window", 12), ("setpoint", 11), ("rated", 6), ("fact", 17),
                          ("mention", 8), ("pair", 10))
             elif first and (n_questions >= 2 or rng.random() < 0.5) and rng.random() < 0.85:
@@ -2217,6 +2223,8 @@ class World:
                 kinds = tuple(k for k in kinds if k[0] in ("fact", "mention", "compare")) or (("fact", 1),)
             kind = rng.choices(*zip(*kinds))[0]
             cands, extras = getattr(self, f"block_{kind}")(max_links, room)
+            if self.drill:  # any of the block's questions, not the first ones
+                rng.shuffle(cands)
             if kind != "chain":
                 cands = cands[:rng.randint(1, min(len(cands), room))]
             cands = cands[:room]
@@ -2341,7 +2349,7 @@ class World:
 
 
 def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, stated: float = 0.0,
-             roles: float = 0.0, role_rules: float = 0.0) -> DecisionSet:
+             roles: float = 0.0, role_rules: float = 0.0, drills: float = 0.0) -> DecisionSet:
     """One decision set of plant readings and set points (see the module docstring). With
     `stated` > 0, about that share of its comparisons also has its outcome said in words on
     the reading's sentence (`World.state_outcomes`); the set is then drawn on a stream of its
@@ -2349,12 +2357,16 @@ def generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
     is a roles set: either unit of a duty/standby pair may have the duty, and rules name a unit
     by its role three times in four (`World.uref`), so only the line-up tells which tag a rule means;
     `role_rules` of a roles set's rule chains start by tripping the duty unit of a pair (so that a
-    rule names a role far more often than the one set in five of `role_rules` = 0)."""
-    return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles, role_rules=role_rules)[0]
+    rule names a role far more often than the one set in five of `role_rules` = 0). With `drills`
+    > 0, that share of the sets is a comparison drill: every block compares a reading with the
+    numbers said beside it (DRILL_BLOCKS), and each asks any of its questions; no rules, no facts."""
+    return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles, role_rules=role_rules,
+                     drills=drills)[0]
 
 
 def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int,
-                   stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0) -> tuple[DecisionSet, ...]:
+                   stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0,
+                   drills: float = 0.0) -> tuple[DecisionSet, ...]:
     """A set and its twin: the same sentences, tags, limits and questions, with one comparison
     drawn the other way (a reading placed on the other side of its limit, a threshold in a
     question moved past the reading, another alarm band, the other reading of a pair higher),
@@ -2367,7 +2379,7 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
     def build(flip: int | None) -> tuple[DecisionSet, int]:
         return _generate(random.Random(seed), style, n_questions, max_links,
                          values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated, roles=roles,
-                         role_rules=role_rules)
+                         role_rules=role_rules, drills=drills)
 
     base, outcomes = build(None)
     if not outcomes:
@@ -2377,7 +2389,8 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 
 def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
               values: random.Random | None = None, flip: int | None = None,
-              stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0) -> tuple[DecisionSet, int]:
+              stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0,
+              drills: float = 0.0) -> tuple[DecisionSet, int]:
     """(the set, how many comparison outcomes it drew)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
@@ -2387,12 +2400,15 @@ def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int
         raise ValueError(f"roles is a share of sets, 0..1; got {roles}")
     if not 0.0 <= role_rules <= 1.0:
         raise ValueError(f"role_rules is a share of a roles set's rule chains, 0..1; got {role_rules}")
+    if not 0.0 <= drills <= 1.0:
+        raise ValueError(f"drills is a share of sets, 0..1; got {drills}")
     max_links = max(0, min(5, max_links))
     said = random.Random(rng.getrandbits(64)) if stated else None
     named = random.Random(rng.getrandbits(64)) if roles and rng.random() < roles else None
+    drill = bool(drills) and rng.random() < drills  # draws nothing at drills = 0: the sets stay as they were
     for attempt in range(60):
         w = World(rng, style, slack=4 * attempt, values=values, flip=flip, stated=(stated, said) if said else None,
-                  roles=named, role_rules=role_rules)
+                  roles=named, role_rules=role_rules, drill=drill)
         try:
             w.plan(n_questions, max_links)
         except NoRoom:
