@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+from decider.engine.numbers import number_spans
 from decider.engine.request import as_request
 from decider.engine.tokenizer import DecisionTokenizer
 from decider.engine.training.families import base, reports as r
@@ -426,3 +427,40 @@ def test_lookalike_tags_are_similar_and_in_the_same_split():
             tag = rng.choice(part)
             other = r._lookalike(rng, style, "transmitter", tag)
             assert other in part and other != tag
+
+
+def test_number_labels_say_how_the_current_reading_compares_with_each_number():
+    """DecisionSet.number_labels: the latest reading of a quantity is its own (1), an earlier one,
+    a limit and a rule's threshold are labelled by how the current reading compares with them
+    (0 below, 1 at, 2 above); question_labels agree with the answers the world gives."""
+    from decimal import Decimal
+
+    w = r.World()
+    early = w.say("10:02 LT-203 42%.")
+    w.reading(early, ("read", "LT-203"), 42)
+    late = w.say("10:40 LT-203 56%.")
+    w.reading(late, ("read", "LT-203"), 56)
+    limit = w.say("Shared aisle limit 1.2 m/s.")
+    w.limit(limit, "shared", 12)
+    speed = w.say("RB-3: v = 1.4 m/s.")
+    w.reading(speed, ("speed", "RB-3"), 14)
+    w.need(("cmp", ("speed", "RB-3"), ">", ("limit", "shared")))
+    rule = w.say("If LT-203 is above 60%, P-1 stops.")
+    w.rule(rule, [(w.need(("cmp", ("read", "LT-203"), ">", 60)), True)], (("d", "P-1", "stopped"), True))
+    assert r.label_numbers(w, r.evaluate(w)) == [(early, Decimal(42), 2), (late, Decimal(56), 1),
+                                                 (limit, Decimal("1.2"), 2), (speed, Decimal("1.4"), 1),
+                                                 (rule, Decimal(60), 0)]
+    holds = {"<": lambda label: label == 0, "<=": lambda label: label <= 1, ">": lambda label: label == 2,
+             ">=": lambda label: label >= 1}
+    checked = 0
+    for i in range(300):
+        s, _, asked = r.generate_world(random.Random(f"labels:{i}"), Style.for_split("validation"), 8, i % 4)
+        target = dict(asked)
+        for k, v, label in s.question_labels:
+            kind, (_, _, op, _), negated = target[s.questions[k].text]
+            assert kind == "atom" and s.questions[k].kind == "boolean"
+            assert (s.answers[k] == 0) == (holds[op](label) != negated), (s.questions[k].text, v, label)
+            checked += 1
+        for j, v, label in s.number_labels:
+            assert v in {x for _, _, x in number_spans(s.sentences[j])}, (s.sentences[j], v)
+    assert checked >= 300, checked

@@ -292,6 +292,26 @@ class SetBuilder:
             question_labels=[(asked.index(j), value, label) for j, value, label in self.question_labels])
 
 
+# ----------------------------------------------------------------------------- number labels
+def compared_with(reading, value) -> int:
+    """A number label (DecisionSet.number_labels): 0 when the reading is below `value`, 1 at
+    it, 2 above it."""
+    return (reading > value) - (reading < value) + 1
+
+
+def written_labels(said: dict[tuple[int, Decimal], set[int]], sentences: Sequence[str]
+                   ) -> list[tuple[int, Decimal, int]]:
+    """SetBuilder.number_labels from {(sentence, value): labels}: the values each sentence
+    writes, with one label. A value a sentence holds twice with two labels is left out (which
+    one is which cannot be told by value), and so is one its words do not write (a share of a
+    rating, "anyone in the zone")."""
+    from decider.engine.numbers import number_spans
+
+    written = {s: {v for _, _, v in number_spans(sentences[s])} for s, _ in said}
+    return [(s, v, next(iter(labels))) for (s, v), labels in sorted(said.items())
+            if len(labels) == 1 and v in written[s]]
+
+
 # ----------------------------------------------------------------------------- consistency links
 @dataclass(frozen=True)
 class Asked:

@@ -41,7 +41,8 @@ from typing import Callable, Hashable, Sequence
 from decider.engine.numbers import number_spans
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families.base import (Asked, Cases, Program, Rule, SetBuilder, Style, Value,
-                                                   add_phrasings, answer_links, cap, names, pick, program_rules)
+                                                   add_phrasings, answer_links, cap, compared_with, names, pick,
+                                                   program_rules, written_labels)
 from decider.engine.training.families.phrasings import readings as phrasings
 
 DOMAIN = "readings"
@@ -1194,7 +1195,7 @@ class World:
                 continue  # not a comparison, or its number is said in a sentence of its own
             written = {v for _, _, v in number_spans(text)}
             x = self.value(key[1])
-            out += [(k, v, (x > v) - (x < v) + 1) for v in dict.fromkeys(compared(key)) if v in written]
+            out += [(k, v, compared_with(x, v)) for v in dict.fromkeys(compared(key)) if v in written]
         return out
 
     def say_limit(self, m: Meas, kind: str) -> None:
@@ -1211,9 +1212,8 @@ class World:
     def label_numbers(self) -> list[tuple[int, Decimal, int]]:
         """DecisionSet.number_labels: each reading, in its own sentence (1), and each number said
         of a measurement (a limit, a band's end, a set point, a rule's threshold), by how the
-        measurement's reading compares with it (0 below, 1 equal, 2 above). A value a sentence
-        holds twice with two labels is left out (which one is which cannot be told by value), and
-        so is a limit the sentence does not write (a share of a rating)."""
+        measurement's reading compares with it (0 below, 1 equal, 2 above; base.written_labels
+        leaves out what a sentence does not write or holds twice with two labels)."""
         said: dict[tuple[int, Decimal], set[int]] = {}
         for value, sentence in self.readings.values():
             if sentence is not None:
@@ -1227,10 +1227,8 @@ class World:
                         limits += [(atom[1], v, sentence) for v in compared(atom)]
         for mid, value, sentence in limits:
             x = self.value(mid)
-            said.setdefault((sentence, value), set()).add((x > value) - (x < value) + 1)
-        written = {s: {v for _, _, v in number_spans(self.b.sentences[s])} for s, _ in said}
-        return [(s, v, next(iter(labels))) for (s, v), labels in sorted(said.items())
-                if len(labels) == 1 and v in written[s]]  # not a limit the text derives (120% of rated)
+            said.setdefault((sentence, value), set()).add(compared_with(x, value))
+        return written_labels(said, self.b.sentences)
 
     def cmp_atom(self, mid: str, op: str, a, b=None, src: int | None = None) -> tuple:
         """The comparison `reading(mid) OP a [b]` (an atom); `src` is the sentence that states

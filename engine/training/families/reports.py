@@ -25,8 +25,10 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Callable, Hashable, Sequence
 
+from decider.engine.numbers import number_spans
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
 from decider.engine.training.families.base import Style
@@ -590,6 +592,7 @@ MEASURE = {"LT": ("level", "%"), "LI": ("level", "%"), "PT": ("pressure", " barg
            "TT": ("temperature", " degC"), "FT": ("flow", " m3/h"), "AT": ("analyser reading", " ppm"),
            "DPT": ("differential pressure", " mbar")}
 DECIMAL_PREFIXES = ("PT", "PI")  # readings in tenths (one decimal)
+TENTHS = ("obstacle", "person", "speed")  # robot quantities in tenths (metres, m/s)
 
 
 # ============================================================================ evaluation
@@ -740,6 +743,23 @@ class Eval:
     atom_sents: dict  # computed atom -> sentences it was computed from
 
 
+def current_reading(w: World, vals: dict, qty: tuple, drop: frozenset[int] | set[int] = frozenset()
+                    ) -> tuple[int, int, int] | None:
+    """(order, value, sentence) of the latest reading of `qty` not in `drop`, a subject ("@", var)
+    read through var's value in `vals` (Eval.vals); None when nothing reads it."""
+    measure, subject = qty
+    if isinstance(subject, tuple) and subject[:1] == ("@",):
+        got = vals.get(subject[1])
+        if got is None:
+            return None
+        subject = got[0]
+    best = None
+    for s, order, q, value in w.readings:
+        if s not in drop and q == (measure, subject) and (best is None or order > best[0]):
+            best = (order, value, s)
+    return best
+
+
 def evaluate(w: World, drop: frozenset[int] | set[int] = frozenset(), pins: dict | None = None) -> Eval:
     """Solve the world with the sentences in `drop` deleted and the answers in `pins`
     (atom -> bool, var -> value) imposed, as a revealed answer stands in for its sentence."""
@@ -774,17 +794,7 @@ def evaluate(w: World, drop: frozenset[int] | set[int] = frozenset(), pins: dict
             vals[dvar] = (pins[dvar], (), 0)
 
     def reading(qty):
-        measure, subject = qty
-        if isinstance(subject, tuple) and subject[:1] == ("@",):
-            got = vals.get(subject[1])
-            if got is None:
-                return None
-            subject = got[0]
-        best = None
-        for s, order, q, value in w.readings:
-            if s not in drop and q == (measure, subject) and (best is None or order > best[0]):
-                best = (order, value, s)
-        return best
+        return current_reading(w, vals, qty, drop)
 
     def limit(name):
         for s, n, value in w.limits:
@@ -2027,12 +2037,63 @@ def _finish(g: _Gen) -> tuple[DecisionSet | None, str]:
         else:
             b.ask_boolean(c.ask.text, c.answer, c.depth, sup)
     b.chained = is_chained(w, tlist)
+    b.number_labels = label_numbers(w, ev)
+    b.question_labels = label_question_numbers(w, ev, tlist, [q.text for q in b.questions])
     g.targets = [(c.ask.text, c.ask.target) for c in chosen]
     ds = b.build(rng, shuffle=g.shuffle, keep=g.keep)
     rules = [(d.conds, d.concl) if isinstance(d, Rule) else (d.cases[0][1], (d.var, d.cases[0][2]))
              for d in w.defs if isinstance(d, Rule) or d.cases]
     ds.links = base.answer_links(ds, rules, _asked_keys(b.questions, tlist))
     return ds, ""
+
+
+def shown(qty: tuple, v: int) -> Decimal:
+    """The number a sentence writes for value `v` of `qty` (tenths where the family writes
+    decimals: distances, speeds, PT/PI pressures)."""
+    measure, subject = qty
+    if measure in TENTHS or measure == "read" and _prefix(subject) in DECIMAL_PREFIXES:
+        return Decimal(v) / 10
+    return Decimal(v)
+
+
+def label_numbers(w: World, ev: Eval) -> list[tuple[int, Decimal, int]]:
+    """DecisionSet.number_labels: every reading (the latest of its quantity 1, an earlier one by
+    how the latest compares with it), every limit and every threshold a rule or a case writes,
+    by how the current reading of its quantity compares with it (base.compared_with)."""
+    said: dict[tuple[int, Decimal], set[int]] = {}
+
+    def add(sentence: int | None, qty: tuple, v: int) -> None:
+        got = current_reading(w, ev.vals, qty)
+        if got is not None and sentence is not None:
+            said.setdefault((sentence, shown(qty, v)), set()).add(base.compared_with(got[1], v))
+
+    for s, _, qty, v in w.readings:
+        add(s, qty, v)
+    limited = {atom[3][1]: atom[1] for atom in w.atoms if atom[0] == "cmp" and isinstance(atom[3], tuple)}
+    for s, name, v in w.limits:
+        if name in limited:
+            add(s, limited[name], v)
+    for d in w.defs:
+        for sentence, conds in [(d.sentence, d.conds)] if isinstance(d, Rule) else [(s, c) for s, c, _ in d.cases]:
+            for key, _ in conds:
+                if isinstance(key, tuple) and key[0] == "cmp" and isinstance(key[3], int):
+                    add(sentence, key[1], key[3])
+    return base.written_labels(said, w.sentences)
+
+
+def label_question_numbers(w: World, ev: Eval, targets: Sequence[tuple], texts: Sequence[str]
+                           ) -> list[tuple[int, Decimal, int]]:
+    """DecisionSet.question_labels: the threshold a question writes itself ("Is the obstacle
+    closer than 0.8 m?"), by how the current reading compares with it."""
+    out = []
+    for k, (t, text) in enumerate(zip(targets, texts)):
+        key = t[1]
+        if t[0] != "atom" or key[0] != "cmp" or not isinstance(key[3], int):
+            continue
+        got, v = current_reading(w, ev.vals, key[1]), shown(key[1], key[3])
+        if got is not None and v in {x for _, _, x in number_spans(text)}:
+            out.append((k, v, base.compared_with(got[1], key[3])))
+    return out
 
 
 def _asked_keys(questions: Sequence, targets: Sequence[tuple]) -> dict:
