@@ -149,10 +149,10 @@ def compare_accuracy(ckpt, n: int, plain: bool) -> dict:
 def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare: int = 0, seed: int = 1,
           form: str = "trip", number_links: bool = False, mix: dict | None = None, twins: bool = False,
           bf16: bool = False, stated: float = 0.0, compare_sets: bool = False, plain: bool = False,
-          number_targets: float = 0.0, uniform_lr: bool = False) -> None:
-    """Fine-tune ckpt.model in place on probes, corpus sets (`mix`) or one-instrument comparison
-    sets (`compare_sets`), with the number targets at weight `number_targets` (see the module
-    docstring)."""
+          number_targets: float = 0.0, uniform_lr: bool = False, drills: float = 0.0) -> None:
+    """Fine-tune ckpt.model in place on probes, corpus sets (`mix`, that share of its readings sets
+    comparison drills) or else one-instrument comparison sets (`compare_sets`), with the number
+    targets at weight `number_targets` (see the module docstring)."""
     import torch
 
     from decider.engine.training.corpus import CorpusSpec, make_set, make_twins, yes_no_set
@@ -185,15 +185,15 @@ def learn(ckpt, steps: int, distractors: int, relative: int, links: int, compare
                                          {"params": fresh, "lr": 1.5e-3, "weight_decay": 0.0},
                                          {"params": biases, "lr": 1.5e-2, "weight_decay": 0.0}) if g["params"]])
     rng, index = random.Random(seed), 20_000_000
-    spec = CorpusSpec(split="train", mix=tuple(mix.items()), stated=stated) if mix else None
+    spec = CorpusSpec(split="train", mix=tuple(mix.items()), stated=stated, drills=drills) if mix else None
 
     def draw() -> list:
         nonlocal index
         index += 1
-        if compare_sets:
-            return [compare_set(f"compare-train:{seed}:{index}", plain, Style(more=True))]
         if spec:
             return make_twins(spec, index - 1) if twins else [make_set(spec, index - 1)]
+        if compare_sets:
+            return [compare_set(f"compare-train:{seed}:{index}", plain, Style(more=True))]
         sentences, question, above = probe(rng, distractors, form)
         return [yes_no_set(sentences, question, above)]
 
@@ -255,12 +255,15 @@ def main() -> int:
                         "words (corpus.CorpusSpec.stated); with --family-sets: also answer as many such sets")
     p.add_argument("--compare-sets", type=int, default=0, metavar="N",
                    help="also answer N one-instrument comparison sets (the family's comparison block alone, "
-                        "one question each); with --learn: fine-tune on such sets, not on probes")
+                        "one question each); with --learn and no --learn-mix: fine-tune on such sets, not on probes")
     p.add_argument("--plain", action="store_true",
                    help="with --compare-sets: yes/no questions that give no number and negate nothing")
     p.add_argument("--uniform-lr", action="store_true",
                    help="with --learn: the number parts and link biases at the model's learning rate, not at "
                         "10x / 100x (they are trained in every shipped version)")
+    p.add_argument("--drills", type=float, default=0.0, metavar="SHARE",
+                   help="with --learn-mix: that share of its readings sets are comparison drills "
+                        "(corpus.CorpusSpec.drills)")
     p.add_argument("--number-targets", type=float, default=0.0, metavar="W",
                    help="with --learn: the trainer's number targets at this weight (a number head is added)")
     args = p.parse_args()
@@ -287,7 +290,7 @@ def main() -> int:
               args.question_compare, form=args.form[0], number_links=args.number_links,
               mix=_mix(args.learn_mix) if args.learn_mix else None, twins=args.twins, bf16=args.bf16,
               stated=args.stated, compare_sets=bool(args.compare_sets), plain=args.plain,
-              number_targets=args.number_targets, uniform_lr=args.uniform_lr)
+              number_targets=args.number_targets, uniform_lr=args.uniform_lr, drills=args.drills)
         if args.family_sets:
             family("after")
         compared("after")

@@ -539,14 +539,17 @@ def test_role_rules_make_most_roles_sets_name_a_role():
 
 def test_drills_ask_only_what_the_numbers_say():
     """A comparison drill asks only values read straight off the numbers (a reading against a
-    limit, a band, an alarm state), at any chain length; other sets also ask facts and rules'
-    outcomes. A stage's `drills` reaches the family through the corpus spec, labels and all."""
+    limit, a band, an alarm state), at any chain length, of every instrument it names (no
+    distractors); other sets also ask facts and rules' outcomes. A stage's `drills` reaches the
+    family through the corpus spec, labels and all."""
     def read_off(drill: bool, max_links: int) -> int:
         off = 0
         for i in range(60):
             w = R.World(random.Random(f"drill:{i}"), Style(), drill=drill)
             w.plan(1 + i % 8, max_links)
             off += all(c.key in w.direct for c in w.asked)
+            if drill:  # no distractors: every instrument it names is asked about
+                assert {m.id for m in w.meas} <= {c.key[1] for c in w.asked}, w.b.sentences
         return off
 
     assert read_off(True, 0) == read_off(True, 3) == 60

@@ -323,7 +323,8 @@ ALARM_WORDS = ({"LL": "low-low", "L": "low", "normal": "normal", "H": "high", "H
                {"LL": "LOLO", "L": "LO", "normal": "normal", "H": "HI", "HH": "HIHI"})
 ALARM_ORDER = ("LL", "L", "normal", "H", "HH")
 # A comparison drill's blocks (`generate(drills=...)`): each compares a reading with numbers said
-# beside it (named limits, alarm limits, a band, a set point and tolerance, a rating), nothing else.
+# beside it (named limits, alarm limits, a band, a set point and tolerance, a rating); a drill
+# has no distractors, so its only other instruments are those its other questions ask about.
 DRILL_BLOCKS = (("compare", 6), ("alarm", 2), ("window", 1), ("setpoint", 1), ("rated", 1))
 STATUS = ("running", "standby", "stopped", "tripped", "out of service")
 REL_WORDS = (("below", "at", "above"), ("lower", "equal", "higher"), ("under", "exactly on", "over"),
@@ -2233,7 +2234,7 @@ class World:
                     room -= 1
             self.asked += cands
             first = False
-        for _ in range(rng.choice((0, 1, 1, 2, 2, 3))):
+        for _ in range(0 if self.drill else rng.choice((0, 1, 1, 2, 2, 3))):  # a drill: nothing else
             if self.tokens > self.room_left(30):
                 break
             self.distractor()
@@ -2357,7 +2358,8 @@ def generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
     `role_rules` of a roles set's rule chains start by tripping the duty unit of a pair (so that a
     rule names a role far more often than the one set in five of `role_rules` = 0). With `drills`
     > 0, that share of the sets is a comparison drill: every block compares a reading with the
-    numbers said beside it (DRILL_BLOCKS), and each asks any of its questions; no rules, no facts."""
+    numbers said beside it (DRILL_BLOCKS), and each asks any of its questions; no rules, no facts,
+    no distractors."""
     return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles, role_rules=role_rules,
                      drills=drills)[0]
 
