@@ -299,15 +299,20 @@ def compared_with(reading, value) -> int:
     return (reading > value) - (reading < value) + 1
 
 
+def written_numbers(text: str) -> set[Decimal]:
+    """The values of the numbers `text` writes (engine.numbers.number_spans)."""
+    from decider.engine.numbers import number_spans
+
+    return {v for _, _, v in number_spans(text)}
+
+
 def written_labels(said: dict[tuple[int, Decimal], set[int]], sentences: Sequence[str]
                    ) -> list[tuple[int, Decimal, int]]:
     """SetBuilder.number_labels from {(sentence, value): labels}: the values each sentence
     writes, with one label. A value a sentence holds twice with two labels is left out (which
     one is which cannot be told by value), and so is one its words do not write (a share of a
     rating, "anyone in the zone")."""
-    from decider.engine.numbers import number_spans
-
-    written = {s: {v for _, _, v in number_spans(sentences[s])} for s, _ in said}
+    written = {s: written_numbers(sentences[s]) for s, _ in said}
     return [(s, v, next(iter(labels))) for (s, v), labels in sorted(said.items())
             if len(labels) == 1 and v in written[s]]
 

@@ -38,11 +38,10 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from itertools import product
 from typing import Callable, Hashable, Sequence
 
-from decider.engine.numbers import number_spans
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families.base import (Asked, Cases, Program, Rule, SetBuilder, Style, Value,
                                                    add_phrasings, answer_links, cap, compared_with, names, pick,
-                                                   program_rules, written_labels)
+                                                   program_rules, written_labels, written_numbers)
 from decider.engine.training.families.phrasings import readings as phrasings
 
 DOMAIN = "readings"
@@ -1194,7 +1193,7 @@ class World:
             key = target[1]
             if not (isinstance(key, tuple) and key and key[0] in ("cmp", "rel")) or key[-1] is not None:
                 continue  # not a comparison, or its number is said in a sentence of its own
-            written = {v for _, _, v in number_spans(text)}
+            written = written_numbers(text)
             x = self.value(key[1])
             out += [(k, v, compared_with(x, v)) for v in dict.fromkeys(compared(key)) if v in written]
         return out

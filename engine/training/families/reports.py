@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable, Hashable, Sequence
 
-from decider.engine.numbers import number_spans
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
 from decider.engine.training.families.base import Style
@@ -2091,7 +2090,7 @@ def label_question_numbers(w: World, ev: Eval, targets: Sequence[tuple], texts: 
         if t[0] != "atom" or key[0] != "cmp" or not isinstance(key[3], int):
             continue
         got, v = current_reading(w, ev.vals, key[1]), shown(key[1], key[3])
-        if got is not None and v in {x for _, _, x in number_spans(text)}:
+        if got is not None and v in base.written_numbers(text):
             out.append((k, v, base.compared_with(got[1], key[3])))
     return out
 
