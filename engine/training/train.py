@@ -412,10 +412,13 @@ class TrainingSets(torch.utils.data.IterableDataset):
 
 def batches(cfg: TrainConfig, tokenizer: DecisionTokenizer, n_classes: int, start: int = 0,
             workers: int = 0) -> Iterator[TrainBatch]:
-    """Training batches, built in `workers` background processes (0 = in this process)."""
+    """Training batches, built in `workers` background processes (0 = in this process). The
+    workers are spawned, not forked: a child forked after the parent's tokenizer has run its
+    thread pool can hang in its first encode."""
     loader = torch.utils.data.DataLoader(
         TrainingSets(cfg, tokenizer, n_classes, start), batch_size=None, num_workers=workers,
-        collate_fn=_as_is, prefetch_factor=4 if workers else None, persistent_workers=False)
+        collate_fn=_as_is, prefetch_factor=4 if workers else None, persistent_workers=False,
+        multiprocessing_context="spawn" if workers else None)
     return iter(loader)
 
 
