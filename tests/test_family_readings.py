@@ -563,6 +563,58 @@ def test_drills_ask_only_what_the_numbers_say():
         R.generate(random.Random(0), Style(), 4, 0, drills=1.5)
 
 
+def test_groups_count_what_the_numbers_say():
+    """A group of alike readings against one shared limit: how many are past it, which one (or
+    none / both / more than one), whether any, all or at least k are, each worked out here from
+    the readings and the limit alone; a limit hit exactly counts for "at or above"; a member is
+    always named by its tag. A stage's `groups` reaches the family through the corpus spec."""
+    seen, exact = Counter(), 0
+    for i in range(150):
+        w = R.World(random.Random(f"group:{i}"), Style(), groups=1.0)
+        try:
+            w.plan(1 + i % 8, i % 3)
+        except R.NoRoom:
+            continue
+        targets, texts, _ = w.word_questions(w._solve()[0])
+        answers, _, _ = w.evaluate(targets)
+        for target, text, answer in zip(targets, texts, answers):
+            key = target[1]
+            if key[0] == "cmp" and key[1] in w.grouped:
+                assert key[1] in text, text  # never "the temperature of MX-252": every member has that
+            if key[0] != "group":
+                continue
+            name, ids, op, limit = key[1:5]
+            values = [w.value(m) for m in ids]
+            past = [m for m, x in zip(ids, values) if {">": x > limit, ">=": x >= limit,
+                                                       "<": x < limit, "<=": x <= limit}[op]]
+            exact += any(x == limit for x in values)
+            expected = {"count": len(past), "any": bool(past), "all": len(past) == len(ids),
+                        "least": len(past) >= (key[-1] if name == "least" else 0),
+                        "which": past[0] if len(past) == 1 else ("none" if not past else "many")}[name]
+            if name == "count":
+                assert answer in (str(expected), R.GROUP_WORDS[expected]), (text, values, limit)
+            elif name == "which" and expected in ("none", "many"):
+                assert answer not in ids and (answer in ("neither", "none", "none of them")) == (expected == "none"), text
+            else:
+                assert (answer if target[0] == "cat" else answer == target[2]) == expected, (text, values, limit)
+            seen[name] += 1
+    assert min(seen[k] for k in ("count", "which", "any", "all", "least")) >= 10, seen
+    assert exact >= 5
+    spec = CorpusSpec(split="train", max_links=1, mix=(("readings", 1.0),), groups=1.0)
+    grouped = [make_set(spec, i) for i in range(12)]
+    assert sum(s != make_set(replace(spec, groups=0.0), i) for i, s in enumerate(grouped)) >= 8
+    assert sum(bool(re.search(r"(?:how many|which|any|all|none|at least)\b.* of ", q.text, re.I))
+               for s in grouped for q in s.questions) >= 10
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    for i in range(40):  # eight questions over groups still fit, and the service accepts them
+        s = R.generate(random.Random(i), Style(), 8, i % 3, groups=1.0)
+        as_request(s.context, s.questions)
+        assert len(tok.encode(s.context, s.questions).prefix_ids) <= 400
+        assert all("{" not in t and ".." not in t and "  " not in t for t in s.sentences + [q.text for q in s.questions])
+    with pytest.raises(ValueError, match="groups"):
+        R.generate(random.Random(0), Style(), 4, 0, groups=1.5)
+
+
 def test_the_role_probe_answers_are_what_the_line_up_says():
     """bench/role_probe.py: the rule's consequence holds exactly when the unit that trips is the
     one the line-up gives the role the rule names; both units trip, and both roles are named,

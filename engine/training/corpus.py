@@ -126,7 +126,7 @@ SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3, "heldout": 
 # Corpus v2: the v1 patterns above plus the families of engine/training/families/ (the
 # language users write). A mix gives each family's share of the sets.
 FAMILIES = ("v1", "readings", "contracts", "reports", "quantified", "rulebase")  # rulebase: training only
-FAMILY_KNOBS = {"readings": ("stated", "roles", "role_rules", "drills"),  # CorpusSpec fields a family's generate takes
+FAMILY_KNOBS = {"readings": ("stated", "roles", "role_rules", "drills", "groups"),  # CorpusSpec fields a family's generate takes
                 "quantified": ("closed_world",), "rulebase": ("binding",), "contracts": ("holders",)}
 V1_ONLY: tuple[tuple[str, float], ...] = (("v1", 1.0),)
 V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contracts", 0.2), ("reports", 0.2),
@@ -447,6 +447,7 @@ class CorpusSpec:
     roles: float = 0.0  # readings: share of sets whose rules name pair units by role (training only)
     role_rules: float = 0.0  # readings roles sets: share of rule chains tripping a pair's duty unit (training only)
     drills: float = 0.0  # readings: share of sets that only compare readings with numbers (training only)
+    groups: float = 0.0  # readings: share of blocks that are groups of alike readings (training only)
     more_phrasings: bool = False  # v2 families: also the further phrasings of families/phrasings (training only)
     shorthand: float = 0.0  # share of sets rewritten in shorthand, the same answers (training.shorthand; training only)
 

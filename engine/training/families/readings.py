@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from itertools import product
 from typing import Callable, Hashable, Sequence
@@ -330,6 +330,13 @@ REL_WORDS = (("below", "at", "above"), ("lower", "equal", "higher"), ("under", "
              ("below it", "right at it", "above it"))
 BAND_WORDS = (("below", "within", "above"), ("below the band", "inside the band", "above the band"),
               ("under range", "in range", "over range"), ("too low", "OK", "too high"))
+GROUP_REL = {">": ("above", "over", "higher than", "greater than"),  # how a group question words its comparison
+             ">=": ("at or above", "at or over", "not below", "equal to or above"),
+             "<": ("below", "under", "lower than", "less than"),
+             "<=": ("at or below", "not above", "equal to or below", "at or under")}
+GROUP_SIZES = (2, 2, 3, 3, 4)
+GROUP_WORDS = ("none", "one", "two", "three", "four")
+WHICH_WORDS = (("none", "more than one"), ("none of them", "two or more"), ("none", "several"))  # groups of 3-4
 PLANT_STATES = ("normal operation", "reduced rate", "safe mode", "shutdown")
 VALVE_POS = {True: ("q_valve_pos", "open", "closed", ("open", "closed")),    # the atom "open"
              False: ("q_valve_pos", "closed", "open", ("open", "closed"))}   # the atom "closed"
@@ -349,6 +356,12 @@ def half(pool: Sequence[str], style: Style, novel_share: float = 0.25) -> Sequen
     """The part of a pool that `base.names` draws from for this style."""
     cut = max(1, int(len(pool) * (1 - novel_share)))
     return pool[cut:] if style.novel and cut < len(pool) else pool[:cut]
+
+
+def _and(items: str) -> str:
+    """"a, b, c" -> "a, b and c"."""
+    head, _, last = items.rpartition(", ")
+    return f"{head} and {last}" if head else last
 
 
 def similar_numbers(num: str, pool: Sequence[str]) -> list[str]:
@@ -544,6 +557,54 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "pair_reading": ("{a} reads {qa} and {b} reads {qb}.", "{a}: {qa}; {b}: {qb}.", "{a} is at {qa}, {b} at {qb}.",
                      "Readings: {a} {qa}, {b} {qb}.", "{a} shows {qa} while {b} shows {qb}.",
                      "{a} and {b} read {qa} and {qb} respectively."),
+    # ------------------------------------------------------------------ groups of alike readings
+    "group_reading": (
+        "{list}.", "Readings: {list}.", "{pn} readings: {list}.", "{e} {pn}: {list}.", "Latest {pn} values: {list}.",
+        "Current {pn} readings on {e}: {list}.", "DCS values for the {pn}: {list}.", "{e} {pn} transmitters: {list}.",
+        "The {pn} transmitters on {e} read {list}.", "We have {list} on the {pn}.", "{pn} ({e}) - {list}.",
+        "Field readings for the {e} {pn} are {list}."),
+    "group_item": ("{t} {q}", "{t} at {q}", "{t}: {q}", "{t} = {q}", "{t} reading {q}", "{t} on {q}"),
+    "group_respectively": (
+        "{tags} read {qs} respectively.", "{tags} are at {qs} respectively.", "{tags} show {qs}, in that order.",
+        "Respectively, {tags} read {qs}.", "{tags} indicate {qs} respectively.",
+        "The {pn} on {tags} is {qs}, in that order."),
+    "group_limit": (
+        "The {lim} on {g} is {q}.", "{g}: {lim} {q} each.", "All of {g} have a {lim} of {q}.",
+        "{lim} for each of {g}: {q}.", "Each of {g} has its {lim} at {q}.", "The common {lim} for {g} is set at {q}.",
+        "{g} share one {lim}: {q}.", "{q} is the {lim} for every one of {g}.", "The {pn} {lim} is {q} on each of {g}.",
+        "{lim} ({g}): {q}.", "One {lim} of {q} applies to {g}.", "For {g} the {lim} is {q}, the same on each."),
+    "group_ref": (
+        "the {n} {pn} readings on {e}", "the {n} {pn} transmitters on {e}", "{e}'s {n} {pn} readings",
+        "the {n} {pn} sensors of {e}", "the {n} {pn} measurements on {e}", "the {n} {e} {pn} transmitters"),
+    "thr_group": ("the {lim}", "their {lim}", "the common {lim}", "the {lim} setting", "the shared {lim}",
+                  "the {lim} they share"),
+    "q_count": (
+        "How many of {g} are {rel} {thr}?", "How many of {g} read {rel} {thr}?", "Of {g}, how many are {rel} {thr}?",
+        "How many readings among {g} are {rel} {thr}?", "Number of {g} {rel} {thr}?",
+        "How many of {g} are now {rel} {thr}?", "Count of {g} reading {rel} {thr}?",
+        "How many of {g} show a value {rel} {thr}?", "In how many of {g} is the reading {rel} {thr}?",
+        "How many of {g} sit {rel} {thr}?"),
+    "q_which": (
+        "Which of {g} is {rel} {thr}?", "Which of {g} reads {rel} {thr}?", "Which one of {g} is {rel} {thr}?",
+        "Among {g}, which is {rel} {thr}?", "Which of {g} shows a value {rel} {thr}?",
+        "Of {g}, which one reads {rel} {thr}?", "Which reading among {g} is {rel} {thr}?",
+        "Which of {g}, if any, is {rel} {thr}?"),
+    "q_any": (
+        "Is any of {g} {rel} {thr}?", "Are any of {g} {rel} {thr}?", "Does any of {g} read {rel} {thr}?",
+        "Is at least one of {g} {rel} {thr}?", "Is one or more of {g} {rel} {thr}?",
+        "Do any of {g} show a value {rel} {thr}?", "Is there any of {g} {rel} {thr}?",
+        "Does at least one of {g} read {rel} {thr}?"),
+    "q_none": (
+        "Are none of {g} {rel} {thr}?", "Is none of {g} {rel} {thr}?", "Does none of {g} read {rel} {thr}?",
+        "Is it the case that none of {g} is {rel} {thr}?", "Do none of {g} read {rel} {thr}?"),
+    "q_all": (
+        "Are all of {g} {rel} {thr}?", "Is every one of {g} {rel} {thr}?", "Do all of {g} read {rel} {thr}?",
+        "Is each of {g} {rel} {thr}?", "Are {g} all {rel} {thr}?", "Do {g} all read {rel} {thr}?",
+        "Is every reading among {g} {rel} {thr}?", "Is every single one of {g} {rel} {thr}?"),
+    "q_atleast": (
+        "Are at least {k} of {g} {rel} {thr}?", "Do at least {k} of {g} read {rel} {thr}?",
+        "Are {k} or more of {g} {rel} {thr}?", "Is the reading {rel} {thr} on at least {k} of {g}?",
+        "Do {k} or more of {g} show a value {rel} {thr}?", "Is the count of {g} {rel} {thr} at least {k}?"),
     "neg_q": (
         "Is it true that {c}?", "Can you confirm that {c}?", "Is it the case that {c}?", "Is it correct that {c}?",
         "Would it be right to say that {c}?", "True or false: {c}?", "Confirm: {c}?", "Am I right that {c}?",
@@ -904,7 +965,8 @@ class World:
 
     def __init__(self, rng: random.Random, style: Style, slack: int = 0, values: random.Random | None = None,
                  flip: int | None = None, stated: tuple[float, random.Random] | None = None,
-                 roles: random.Random | None = None, role_rules: float = 0.0, drill: bool = False):
+                 roles: random.Random | None = None, role_rules: float = 0.0, drill: bool = False,
+                 groups: float = 0.0):
         self.rng, self.style = rng, style
         # Twins (`generate_twins`): the numbers that place a reading against its limits come
         # from `values`, everything else from `rng`, so that a set and its twin, which draws
@@ -938,6 +1000,9 @@ class World:
         self.role_rules = role_rules  # in a roles set: share of chains that start by tripping a pair's duty unit
         self.limits: list[tuple[str, Decimal, int]] = []  # (measurement, a number said of it, its sentence)
         self.drill = drill  # a comparison drill: every block compares readings with numbers (`plan`)
+        self.groups = groups  # share of blocks that are groups of alike readings (`block_group`)
+        self.group_sentences: set[int] = set()  # sentences that give a whole group's readings
+        self.grouped: set[str] = set()  # measurements of a group: only their tags tell them apart
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -1027,12 +1092,12 @@ class World:
 
     def subj(self, m: Meas) -> str:
         """The measurement as a subject: its tag or "the" + a description."""
-        if m.tag is not None and self.rng.random() < 0.55:
+        if m.tag is not None and (self.rng.random() < 0.55 or m.id in self.grouped):
             return m.tag
         return "the " + self.desc(m)
 
     def bare(self, m: Meas) -> str:
-        return m.tag if m.tag is not None and self.rng.random() < 0.6 else self.desc(m)
+        return m.tag if m.tag is not None and (self.rng.random() < 0.6 or m.id in self.grouped) else self.desc(m)
 
     def qtext(self, unit: str, value, places: int | None = None) -> str:
         """A quantity as written: number (sometimes with an extra trailing zero or a
@@ -2106,6 +2171,100 @@ class World:
             self.say_reading(b, vb)
         return self.pair_cands(a, b), []
 
+    def block_group(self, max_links: int, room: int) -> tuple[list[Cand], list[Cand]]:
+        """Two to four alike readings (TT-1011A, TT-1011B, TT-1011C on one unit) against one
+        limit they share (said once, or written in the question), asked over the group: how
+        many are past it, which one is (or none, both, more than one), whether any, all or at
+        least k are, and one of them alone."""
+        rng = self.rng
+        first = self.new_meas(tagless=0.0)
+        n = rng.choice(GROUP_SIZES)
+        stem = first.tag[:-1] if first.tag.endswith("A") else first.tag
+        tags = [f"{stem}{letter}" for letter in "ABCD"[:n]]
+        if any(t in self.used and t != first.tag for t in tags):
+            raise NoRoom(f"{stem}: a tag of the group is taken")
+        self.used.update(tags)
+        first.id = first.tag = tags[0]
+        members = [first] + [replace(first, id=t, tag=t) for t in tags[1:]]
+        self.meas += members[1:]
+        self.grouped.update(tags)
+        kind = rng.choice(HIGH_SIDE + LOW_SIDE)
+        op = rng.choice((">", ">=") if kind in HIGH_SIDE else ("<", "<="))
+        limit = self.grid_value(first, first.lo + first.grid * 4)
+        past = set(rng.sample(range(n), self.outcome(tuple(range(n + 1)))))
+        values = [self.place(m, op, limit, None, i in past) for i, m in enumerate(members)]
+        for m, v in zip(members, values):
+            m.value = v
+        pn, unit = first.pn, first.equip.id
+        if rng.random() < 0.6:
+            if rng.random() < 0.7:
+                items = ", ".join(self.fmt("group_item", t=m.tag, q=self.mqty(m, v)) for m, v in zip(members, values))
+                sentence = self.say(self.fmt("group_reading", list=_and(items), pn=pn, e=unit))
+            else:
+                sentence = self.say(self.fmt("group_respectively", tags=_and(", ".join(tags)), pn=pn,
+                                             qs=_and(", ".join(self.mqty(m, v) for m, v in zip(members, values)))))
+            for m, v in zip(members, values):
+                m.sentence = sentence
+                self.readings[m.id] = (v, sentence)
+            self.group_sentences.add(sentence)
+        else:
+            for m, v in zip(members, values):
+                self.say_reading(m, v)
+        lim = self.limit_name(kind, first)
+
+        def group() -> str:
+            r = rng.random()
+            if r < 0.4:
+                return _and(", ".join(tags))
+            if r < 0.6:
+                return stem + "A" + "".join("/" + t[-1] for t in tags[1:])
+            return self.fmt("group_ref", n=GROUP_WORDS[n], pn=pn, e=unit)
+
+        if rng.random() < 0.65:
+            src = self.say(self.fmt("group_limit", g=group(), lim=lim, q=self.mqty(first, limit), pn=pn))
+            thr = lambda: self.fmt("thr_group", lim=lim)  # noqa: E731
+        else:
+            src, thr = None, (lambda: self.mqty(first, limit))
+        ids = tuple(m.id for m in members)
+        deps = tuple(dict.fromkeys(x for x in [self.readings[i][1] for i in ids] + [src] if x is not None))
+        keys = [self.cmp_atom(i, op, limit, None, src) for i in ids]
+        holds = lambda: [compare(op, self.value(i), limit) for i in ids]  # noqa: E731
+        counts = rng.choice((tuple(str(k) for k in range(n + 1)), GROUP_WORDS[:n + 1]))
+        none, many = ("neither", "both") if n == 2 else rng.choice(WHICH_WORDS)
+
+        def which() -> str:
+            yes = [i for i, h in zip(ids, holds()) if h]
+            return yes[0] if len(yes) == 1 else none if not yes else many
+
+        def direct(name: str, fn: Callable[[], Value], domain: tuple, *extra) -> tuple:
+            key = ("group", name, ids, op, limit, src, *extra)
+            self.direct[key] = Direct(fn, deps, domain, lambda: [])
+            return key
+
+        count = direct("count", lambda: counts[sum(holds())], counts)
+        pick = direct("which", which, ids + (none, many))
+        some = direct("any", lambda: any(holds()), (True, False))
+        every = direct("all", lambda: all(holds()), (True, False))
+        k = rng.randint(2, n - 1) if n > 2 else None
+        least = direct("least", lambda: sum(holds()) >= k, (True, False), k) if k else None
+
+        def ask(pattern: str, target: tuple, options=None, **kw) -> Cand:
+            def make(sol):
+                text = self.fmt(pattern, g=group(), rel=rng.choice(GROUP_REL[op]), thr=thr(), n=GROUP_WORDS[n], **kw)
+                return target, text, options
+            return Cand(target[1], make)
+
+        cands = [ask("q_count", ("cat", count), counts), ask("q_which", ("cat", pick), ids + (none, many)),
+                 ask("q_none", ("truth", some, False)) if rng.random() < 0.3 else ask("q_any", ("truth", some, True)),
+                 ask("q_all", ("truth", every, True))]
+        if least:
+            cands.append(ask("q_atleast", ("truth", least, True), k=rng.choice((str(k), GROUP_WORDS[k]))))
+        i = rng.randrange(n)
+        cands.append(self.cmp_cand(keys[i], members[i], (lambda: self.fmt("thr_named", lim=lim)) if src is not None
+                                   else (lambda: self.mqty(first, limit))))
+        rng.shuffle(cands)
+        return cands, []
+
     def block_free(self, max_links: int, room: int) -> tuple[list[Cand], list[Cand]]:
         """Questions that need no new sentence: a reading already given against a number
         written in the question."""
@@ -2219,7 +2378,11 @@ class World:
                 kinds = (("free", 1),)
             elif self.tokens > self.room_left(90):
                 kinds = tuple(k for k in kinds if k[0] in ("fact", "mention", "compare")) or (("fact", 1),)
-            kind = rng.choices(*zip(*kinds))[0]
+            if self.groups and len(kinds) > 1 and self.tokens <= self.room_left(120) \
+                    and rng.random() < self.groups:  # draws nothing at groups = 0: the sets stay as they were
+                kind = "group"
+            else:
+                kind = rng.choices(*zip(*kinds))[0]
             cands, extras = getattr(self, f"block_{kind}")(max_links, room)
             if self.drill:  # any of the block's questions, not the first ones
                 rng.shuffle(cands)
@@ -2272,7 +2435,7 @@ class World:
             if key[0] not in ("cmp", "rel", "band", "alarm") or mid not in by_id or rng.random() >= share:
                 continue
             m, (x, sentence) = by_id[mid], self.readings[mid]
-            if sentence is None:
+            if sentence is None or sentence in self.group_sentences:  # a clause there would not say whose
                 continue
             if key[0] == "alarm":
                 word = self.direct[key].fn()
@@ -2347,7 +2510,7 @@ class World:
 
 
 def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, stated: float = 0.0,
-             roles: float = 0.0, role_rules: float = 0.0, drills: float = 0.0) -> DecisionSet:
+             roles: float = 0.0, role_rules: float = 0.0, drills: float = 0.0, groups: float = 0.0) -> DecisionSet:
     """One decision set of plant readings and set points (see the module docstring). With
     `stated` > 0, about that share of its comparisons also has its outcome said in words on
     the reading's sentence (`World.state_outcomes`); the set is then drawn on a stream of its
@@ -2358,14 +2521,16 @@ def generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
     rule names a role far more often than the one set in five of `role_rules` = 0). With `drills`
     > 0, that share of the sets is a comparison drill: every block compares a reading with the
     numbers said beside it (DRILL_BLOCKS), and each asks any of its questions; no rules, no facts,
-    no distractors."""
+    no distractors. With `groups` > 0, that share of the blocks (other than a set's first rule
+    chain) is a group of alike readings against one limit they share, asked how many are past it,
+    which, whether any, all or at least k are (`World.block_group`)."""
     return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles, role_rules=role_rules,
-                     drills=drills)[0]
+                     drills=drills, groups=groups)[0]
 
 
 def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int,
                    stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0,
-                   drills: float = 0.0) -> tuple[DecisionSet, ...]:
+                   drills: float = 0.0, groups: float = 0.0) -> tuple[DecisionSet, ...]:
     """A set and its twin: the same sentences, tags, limits and questions, with one comparison
     drawn the other way (a reading placed on the other side of its limit, a threshold in a
     question moved past the reading, another alarm band, the other reading of a pair higher),
@@ -2378,7 +2543,7 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
     def build(flip: int | None) -> tuple[DecisionSet, int]:
         return _generate(random.Random(seed), style, n_questions, max_links,
                          values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated, roles=roles,
-                         role_rules=role_rules, drills=drills)
+                         role_rules=role_rules, drills=drills, groups=groups)
 
     base, outcomes = build(None)
     if not outcomes:
@@ -2389,7 +2554,7 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
 def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
               values: random.Random | None = None, flip: int | None = None,
               stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0,
-              drills: float = 0.0) -> tuple[DecisionSet, int]:
+              drills: float = 0.0, groups: float = 0.0) -> tuple[DecisionSet, int]:
     """(the set, how many comparison outcomes it drew)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
@@ -2401,13 +2566,15 @@ def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int
         raise ValueError(f"role_rules is a share of a roles set's rule chains, 0..1; got {role_rules}")
     if not 0.0 <= drills <= 1.0:
         raise ValueError(f"drills is a share of sets, 0..1; got {drills}")
+    if not 0.0 <= groups <= 1.0:
+        raise ValueError(f"groups is a share of blocks, 0..1; got {groups}")
     max_links = max(0, min(5, max_links))
     said = random.Random(rng.getrandbits(64)) if stated else None
     named = random.Random(rng.getrandbits(64)) if roles and rng.random() < roles else None
     drill = bool(drills) and rng.random() < drills  # draws nothing at drills = 0: the sets stay as they were
     for attempt in range(60):
         w = World(rng, style, slack=4 * attempt, values=values, flip=flip, stated=(stated, said) if said else None,
-                  roles=named, role_rules=role_rules, drill=drill)
+                  roles=named, role_rules=role_rules, drill=drill, groups=groups)
         try:
             w.plan(n_questions, max_links)
         except NoRoom:
