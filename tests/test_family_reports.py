@@ -26,8 +26,8 @@ def _args(i):
 
 
 class _Run:
-    """1,536 generated sets (every n_questions, max_links and style), with each phrasing
-    picked (base.pick) and each name drawn (base.names, _lookalike) on the way."""
+    """1,536 generated sets (every n_questions, max_links and style; a tenth of them fleets),
+    with each phrasing picked (base.pick) and each name drawn (base.names, _lookalike) on the way."""
 
     def __init__(self):
         self.sets, self.picks, self.drawn = [], [], []
@@ -54,7 +54,8 @@ class _Run:
             mp.setattr(r, "_lookalike", look)
             for i in range(1536):
                 n, links, style = _args(i)
-                s, world, asked = r.generate_world(random.Random(f"reports-test:{i}"), style, n, links)
+                s, world, asked = r.generate_world(random.Random(f"reports-test:{i}"), style, n, links,
+                                                   fleets=0.1)  # fleets are drawn in training only
                 self.sets.append((i, n, links, style, s, world, asked))
 
 
@@ -464,3 +465,57 @@ def test_number_labels_say_how_the_current_reading_compares_with_each_number():
         for j, v, label in s.number_labels:
             assert v in {x for _, _, x in number_spans(s.sentences[j])}, (s.sentences[j], v)
     assert checked >= 300, checked
+
+
+def test_fleets_count_what_the_readings_say():
+    """A fleet: several robots' alike readings against a number the question writes. How many
+    pass it, which one does (or none / both / more than one), whether any, none, all or at least
+    k do, each worked out here from the world's readings alone; supports recheck as for any set.
+    A stage's `fleets` reaches the family through the corpus spec; the service accepts the sets."""
+    from dataclasses import replace
+
+    from decider.engine.training.corpus import CorpusSpec, make_set
+
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    seen, exact = Counter(), 0
+    for i in range(120):
+        s, w, asked = r.generate_world(random.Random(f"fleet:{i}"), Style(), 1 + i % 8, i % 3, fleets=1.0)
+        as_request(s.context, s.questions)
+        assert len(tok.encode(s.context, s.questions).prefix_ids) <= 400
+        value = {q: v for _, _, q, v in w.readings}  # one reading per robot and measure
+        by_text = dict(asked)
+        targets = [by_text[q.text] for q in s.questions]
+        answers = [r.answer_of(t, r.evaluate(w))[0] for t in targets]
+        where = {x: k for k, x in enumerate(w.sentences)}
+        for j, sup in enumerate(s.support):
+            if sup is not None:
+                ev2 = r.evaluate(w, frozenset({where[s.sentences[sup]]}), r._pins(targets[j], answers[j]))
+                assert all(r.answer_of(targets[k], ev2)[0] == answers[k] for k in range(len(targets)) if k != j)
+        for q, a in zip(s.questions, s.answers):
+            target = by_text[q.text]
+            key = target[1]
+            if key[0] == "fleet":
+                _, how, qtys, op, thr, k = key
+            elif key[0] in ("fleet_count", "fleet_which"):
+                how, qtys, op, thr = key
+            else:
+                continue
+            past = [subject for (_, subject) in qtys if r.compare(value[(qtys[0][0], subject)], op, thr)]
+            exact += any(value[q_] == thr for q_ in qtys)
+            got = q.choices[a]
+            if how == "fleet_count":
+                assert got == target[2][len(past)], (q.text, past)
+            elif how == "fleet_which":
+                assert (got == past[0]) if len(past) == 1 else (got not in [x for _, x in qtys]), (q.text, past)
+                assert (got in ("neither", "none", "none of them", "no robot")) == (not past), (q.text, got)
+            else:
+                holds = {"any": bool(past), "all": len(past) == len(qtys), "least": len(past) >= k}[how]
+                assert (got == "yes") == (holds != target[2]), (q.text, past)
+            seen[how] += 1
+    assert min(seen[k] for k in ("fleet_count", "fleet_which", "any", "all", "least")) >= 10, seen
+    assert exact >= 10
+    spec = CorpusSpec(split="train", max_links=1, mix=(("reports", 1.0),), fleets=1.0)
+    fleets = [make_set(spec, i) for i in range(10)]
+    assert sum(x != make_set(replace(spec, fleets=0.0), i) for i, x in enumerate(fleets)) >= 8
+    with pytest.raises(ValueError, match="fleets"):
+        r.generate(random.Random(0), Style(), 4, 0, fleets=1.5)

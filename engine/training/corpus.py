@@ -127,7 +127,8 @@ SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3, "heldout": 
 # language users write). A mix gives each family's share of the sets.
 FAMILIES = ("v1", "readings", "contracts", "reports", "quantified", "rulebase")  # rulebase: training only
 FAMILY_KNOBS = {"readings": ("stated", "roles", "role_rules", "drills", "groups"),  # CorpusSpec fields a family's generate takes
-                "quantified": ("closed_world",), "rulebase": ("binding",), "contracts": ("holders",)}
+                "quantified": ("closed_world",), "rulebase": ("binding",), "contracts": ("holders",),
+                "reports": ("fleets",)}
 V1_ONLY: tuple[tuple[str, float], ...] = (("v1", 1.0),)
 V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contracts", 0.2), ("reports", 0.2),
                                          ("quantified", 0.2))
@@ -448,6 +449,7 @@ class CorpusSpec:
     role_rules: float = 0.0  # readings roles sets: share of rule chains tripping a pair's duty unit (training only)
     drills: float = 0.0  # readings: share of sets that only compare readings with numbers (training only)
     groups: float = 0.0  # readings: share of blocks that are groups of alike readings (training only)
+    fleets: float = 0.0  # reports: share of sets that are fleets of robots with alike readings (training only)
     more_phrasings: bool = False  # v2 families: also the further phrasings of families/phrasings (training only)
     shorthand: float = 0.0  # share of sets rewritten in shorthand, the same answers (training.shorthand; training only)
 

@@ -87,6 +87,9 @@ class Stage(BaseModel):
     groups: float = Field(0.0, ge=0.0, le=1.0, description="readings sets: this share of their blocks is a group "
                           "of alike readings (TT-1011A/B/C) against one limit they share, asked how many are past "
                           "it, which one, whether any, all or at least k are (corpus.CorpusSpec.groups)")
+    fleets: float = Field(0.0, ge=0.0, le=1.0, description="reports sets: this share of them is a fleet, several "
+                          "robots' alike readings asked how many pass a number, which one does, whether any, none, "
+                          "all or at least k do (corpus.CorpusSpec.fleets)")
     more_phrasings: bool = Field(False, description="v2 family sets also draw the further phrasings of "
                                  "engine/training/families/phrasings (corpus.CorpusSpec.more_phrasings); the "
                                  "evaluation splits never do")
@@ -308,7 +311,7 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
                               closed_world=stage.closed_world, binding=stage.binding, holders=stage.holders,
-                              roles=stage.roles, role_rules=stage.role_rules, drills=stage.drills, groups=stage.groups,
+                              roles=stage.roles, role_rules=stage.role_rules, drills=stage.drills, groups=stage.groups, fleets=stage.fleets,
                               more_phrasings=stage.more_phrasings,
                               shorthand=stage.shorthand)
             if twins and stage.twins:

@@ -468,6 +468,47 @@ T: dict[str, tuple[str, ...]] = {
                       "E-stop on {R}: what state?", "What's the status of {R}'s emergency stop?"),
     "q_estop_rel": ("Has the E-stop on {R} been reset?", "Is {R}'s E-stop released?", "Is the e-stop on {R} cleared?",
                     "Is {R}'s emergency stop reset?", "Is {R}'s E-stop out?"),
+    # ---------------------------------------------------------------- fleets: alike readings of several robots
+    "s_fleet_head": ("Fleet status, {z}", "Fleet summary for {z}", "{z} fleet snapshot", "Robots in {z}",
+                     "{z}: robot fleet report", "Fleet overview ({z})", "AGV fleet in {z}"),
+    "s_fobst": ("{R}: obstacle at {d}", "{R} obstacle {d} ahead", "obstacle {d} ahead of {R}",
+                "{R} sees an object at {d}", "{R} front obstacle range {d}", "{R}: nearest obstacle {d}",
+                "{R} has an obstacle at {d}", "object {d} in front of {R}"),
+    "s_fperson": ("{R}: nearest person {d}", "person {d} from {R}", "{R} sees a person at {d}",
+                  "{R} pedestrian range {d}", "closest person to {R} at {d}", "{R}: human detected at {d}"),
+    "f_obstacle": ("has an obstacle {x}", "has an object {x}", "sees an obstacle {x}", "has something in front {x}",
+                   "detects an obstacle {x}"),
+    "f_person": ("has a person {x}", "sees a person {x}", "has a pedestrian {x}", "detects someone {x}",
+                 "has somebody {x}"),
+    "f_battery": ("has a battery level {x}", "has its charge {x}", "has a state of charge {x}",
+                  "reports a battery {x}", "shows a battery level {x}"),
+    "f_speed": ("is driving {x}", "is moving {x}", "is travelling {x}", "is doing {x}", "is running {x}"),
+    "fp_obstacle": ("have an obstacle {x}", "have an object {x}", "see an obstacle {x}",
+                    "have something in front {x}", "detect an obstacle {x}"),
+    "fp_person": ("have a person {x}", "see a person {x}", "have a pedestrian {x}", "detect someone {x}",
+                  "have somebody {x}"),
+    "fp_battery": ("have a battery level {x}", "have their charge {x}", "have a state of charge {x}",
+                   "report a battery {x}", "show a battery level {x}"),
+    "fp_speed": ("drive {x}", "move {x}", "travel {x}", "go {x}", "run {x}"),
+    "fpl_speed": ("are driving {x}", "are moving {x}", "are travelling {x}", "are doing {x}", "are running {x}"),
+    "q_fleet_count": ("How many of {rs} {pl}?", "How many robots {pl}?", "Of {rs}, how many {pl}?",
+                      "How many of the robots {pl}?", "In total, how many of {rs} {pl}?",
+                      "How many robots in the report {pl}?"),
+    "q_fleet_which": ("Which robot {sg}?", "Which of {rs} {sg}?", "Which one of {rs} {sg}?",
+                      "Which robot, if any, {sg}?", "Among {rs}, which one {sg}?", "Which of the robots {sg}?"),
+    "q_fleet_any": ("Do any of {rs} {base}?", "Does any robot {base}?", "Does at least one of {rs} {base}?",
+                    "Do any of the robots {base}?", "Is there a robot that {sg}?", "Does any of {rs} {base}?"),
+    "q_fleet_none": ("Do none of {rs} {base}?", "Is it the case that no robot {sg}?", "Does no robot {base}?",
+                     "Is there no robot that {sg}?", "Do none of the robots {base}?"),
+    "q_fleet_all": ("Do all of {rs} {base}?", "Does every robot {base}?", "Do all the robots {base}?",
+                    "Does each of {rs} {base}?", "Does every one of {rs} {base}?"),
+    "q_fleet_least": ("Do at least {k} of {rs} {base}?", "Do {k} or more robots {base}?",
+                      "Are there at least {k} robots that {pl}?", "Do at least {k} of the robots {base}?",
+                      "Do {k} or more of {rs} {base}?"),
+    "q_fobst": ("Is {R}'s obstacle {x}?", "Does {R} have an obstacle {x}?", "Is the obstacle ahead of {R} {x}?",
+                "Is {R}'s nearest obstacle {x}?", "Is something {x} in front of {R}?"),
+    "q_fperson": ("Does {R} have a person {x}?", "Is {R}'s nearest person {x}?", "Is the closest person to {R} {x}?",
+                  "Has {R} detected someone {x}?", "Is the person nearest {R} {x}?"),
     # ---------------------------------------------------------------- comparison phrases
     # generic values (levels, pressures, battery, speed): {x} carries its unit
     "op_>": ("above {x}", "over {x}", "higher than {x}", "more than {x}", "greater than {x}", "in excess of {x}"),
@@ -682,7 +723,10 @@ class World:
     - duties: (var, status var A, status var B, name A, name B): which pump of a pair runs
     - atoms: the computed atoms rules and questions use: ("is", var, value),
       ("any", kind, value), ("active" | "acked", tag, level), ("cmp", qty, op, threshold)
-      where threshold is an int or ("limit", name).
+      where threshold is an int or ("limit", name); ("fleet", "any" | "all" | "least", qtys, op,
+      threshold, k): how many of several alike readings pass one threshold
+    - fleet: categorical variables over several alike readings: how many pass a threshold
+      (words[count]), or which one does (words = (none, more than one))
     """
 
     sentences: list[str] = field(default_factory=list)
@@ -695,6 +739,7 @@ class World:
     duties: list = field(default_factory=list)
     atoms: dict = field(default_factory=dict)
     program_vars: dict = field(default_factory=dict)
+    fleet: list = field(default_factory=list)  # (var, "count" | "which", qtys, op, threshold, words)
     clock: int = 0
 
     def say(self, text: str) -> int:
@@ -823,6 +868,12 @@ def evaluate(w: World, drop: frozenset[int] | set[int] = frozenset(), pins: dict
                     truth = got[0] != ALARM_STATES[2]
                 else:
                     truth = {ALARM_STATES[0]: False, ALARM_STATES[1]: True}.get(got[0], acked.get(atom[1:], False))
+        elif kind == "fleet":
+            _, how, qtys, op, thr, k = atom
+            got = [reading(q) for q in qtys]
+            hits = sum(x is not None and compare(x[1], op, thr) for x in got)
+            truth = {"any": hits >= 1, "all": hits == len(qtys), "least": hits >= k}[how]
+            sents = tuple(x[2] for x in got if x is not None)
         elif kind == "cmp":
             _, qty, op, thr = atom
             got = reading(qty)
@@ -834,6 +885,13 @@ def evaluate(w: World, drop: frozenset[int] | set[int] = frozenset(), pins: dict
             raise ValueError(f"unknown atom {atom!r}")
         p.fact(atom, truth, sents[0] if sents else None)
         atom_sents[atom] = sents
+    for var, how, qtys, op, thr, words in w.fleet:
+        got = [reading(q) for q in qtys]
+        hits = [q[1] for q, x in zip(qtys, got) if x is not None and compare(x[1], op, thr)]
+        value = words[len(hits)] if how == "count" else hits[0] if len(hits) == 1 else words[bool(hits)]
+        sents = tuple(x[2] for x in got if x is not None)
+        vals[var] = (pins.get(var, value), sents, 0)
+        p.value(var, vals[var][0], sents[0] if sents else None)
     for s, var, value in w.defaults:
         if s is None or s not in drop:
             p.default(var, value, s)
@@ -1941,6 +1999,90 @@ def _robot(g: _Gen) -> None:
         _orders(g, "robot", R)
 
 
+# ============================================================================ fleets
+# measure: (reading fragment, the comparison phrases it takes, lowest and highest value, how a value is written)
+FLEET = {"obstacle": ("s_fobst", "opd", 2, 60, _m), "person": ("s_fperson", "opd", 2, 80, _m),
+         "battery": ("s_batt", "op", 3, 99, lambda v: f"{v}%"), "speed": ("s_speed", "op", 1, 25,
+                                                                          lambda v: f"{tenths(v)} m/s")}
+FLEET_COUNTS = (("0", "1", "2", "3", "4"), ("none", "one", "two", "three", "four"))
+FLEET_WHICH = (("none", "more than one"), ("none of them", "two or more"), ("no robot", "several"))
+
+
+def _on_side(rng: random.Random, op: str, thr: int, want: bool, lo: int, hi: int) -> int:
+    """A value in [lo, hi] with compare(value, op, thr) == want: the threshold itself a quarter
+    of the times it may be, else half the time within three steps of it."""
+    ok = [v for v in range(lo, hi + 1) if compare(v, op, thr) == want]
+    if thr in ok and rng.random() < 0.25:
+        return thr
+    near = [v for v in ok if abs(v - thr) <= 3]
+    return rng.choice(near if near and rng.random() < 0.5 else ok)
+
+
+def _fleet(g: _Gen) -> None:
+    """Two to four robots, each with the same one or two readings (an obstacle ahead, the
+    nearest person, battery, speed), asked over the fleet against a number the question writes:
+    how many pass it, which one does (or none / both / more than one), whether any, none, all or
+    at least k do, and one robot alone."""
+    rng, w = g.rng, g.w
+    n = rng.choice((2, 2, 3, 3, 4))
+    robots = [g.name("robot")]
+    while len(robots) < n:
+        robots.append(g.look("robot", robots[-1]) if rng.random() < 0.3 else g.name("robot"))
+    measures = rng.sample(sorted(FLEET), rng.choice((1, 1, 2)))
+    fragments: dict[str, list] = {r: [] for r in robots}
+    if rng.random() < 0.5:
+        w.say(base.cap(g.t("s_fleet_head", z=g.name("zone"))) + ".")
+        g.keep, g.shuffle = 1, "tail"  # the heading stays first
+    for m in measures:
+        frag, phrases, lo, hi, write = FLEET[m]
+        op = rng.choice(("<", "<=", ">", ">="))
+        thr = rng.randint(lo + 3, hi - 3)
+        past = set(rng.sample(robots, rng.randint(0, n)))
+        qtys = tuple((m, r) for r in robots)
+        for r in robots:
+            v = _on_side(rng, op, thr, r in past, lo, hi)
+            fragments[r].append((g.t(frag, R=r, d=write(v), p=write(v), v=write(v)),
+                                 lambda s, q=(m, r), v=v: w.reading(s, q, v)))
+        x = g.op(phrases, op, write(thr))
+        sg = lambda m=m, x=x: g.t(f"f_{m}", x=x)  # noqa: E731
+        base_form = lambda m=m, x=x: g.t(f"fp_{m}", x=x)  # noqa: E731
+        pl = lambda m=m, x=x: g.t("fpl_speed" if m == "speed" else f"fp_{m}", x=x)  # noqa: E731
+        rs = lambda: (", ".join(robots[:-1]) + " and " + robots[-1]) if rng.random() < 0.7 else "/".join(robots)  # noqa: E731
+        counts, which = rng.choice(FLEET_COUNTS)[:n + 1], (("neither", "both") if n == 2 else rng.choice(FLEET_WHICH))
+        count_var, which_var = ("fleet_count", qtys, op, thr), ("fleet_which", qtys, op, thr)
+        w.fleet += [(count_var, "count", qtys, op, thr, counts), (which_var, "which", qtys, op, thr, which)]
+        g.ask(g.t("q_fleet_count", rs=rs(), pl=pl()), ("cat", count_var, counts), ("fleet", m), counts)
+        g.ask(g.t("q_fleet_which", rs=rs(), sg=sg()), ("cat", which_var, tuple(robots) + which), ("fleet", m),
+              tuple(robots) + which)
+        some = w.need(("fleet", "any", qtys, op, thr, 1))
+        g.ask(g.t("q_fleet_any", rs=rs(), base=base_form(), sg=sg()), ("atom", some, False), ("fleet", m))
+        g.ask(g.t("q_fleet_none", rs=rs(), base=base_form(), sg=sg()), ("atom", some, True), ("fleet", m))
+        g.ask(g.t("q_fleet_all", rs=rs(), base=base_form()), ("atom", w.need(("fleet", "all", qtys, op, thr, n)), False),
+              ("fleet", m))
+        if n > 2:
+            k = rng.randint(2, n - 1)
+            g.ask(g.t("q_fleet_least", rs=rs(), base=base_form(), pl=pl(), k=rng.choice((str(k), counts[k]))),
+                  ("atom", w.need(("fleet", "least", qtys, op, thr, k)), False), ("fleet", m))
+        for r in rng.sample(robots, min(2, n)):
+            if m == "obstacle":
+                g.ask(g.t("q_fobst", R=r, x=x), ("atom", w.need(("cmp", (m, r), op, thr)), False), ("fleet", r))
+            elif m == "person":  # the robot named: another robot has a nearest person of its own
+                g.ask(g.t("q_fperson", R=r, x=x), ("atom", w.need(("cmp", (m, r), op, thr)), False), ("fleet", r))
+            elif m == "battery":
+                g.asks.append(_ask_batt(g, r, op, thr))
+            else:
+                g.asks.append(_ask_speed(g, r, "cmp", op, thr))
+    for r in robots:
+        if rng.random() < 0.3:
+            fragments[r].append((g.t("s_lane", R=r, l=rng.randint(1, 12)), None))
+        items = fragments[r]
+        rng.shuffle(items)
+        sentence = w.say(base.cap("; ".join(t for t, _ in items)) + ".")
+        for _, record in items:
+            if record is not None:
+                record(sentence)
+
+
 # ============================================================================ the set
 PREFIX_BUDGET = 400
 _ESTIMATE_BUDGET = 372  # approx_tokens over-counts a little; the tests check the real tokenizer
@@ -2114,17 +2256,22 @@ def _asked_keys(questions: Sequence, targets: Sequence[tuple]) -> dict:
 
 
 def generate_world(rng: random.Random, style: Style, n_questions: int,
-                   max_links: int) -> tuple[DecisionSet, World, list]:
+                   max_links: int, fleets: float = 0.0) -> tuple[DecisionSet, World, list]:
     """`generate`, also returning the world (sentences in their unshuffled order) and each
     question's (text, target); for tests that re-check answers and supports."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0 <= max_links <= 5:
         raise ValueError(f"max_links must be 0..5, got {max_links}")
+    if not 0.0 <= fleets <= 1.0:
+        raise ValueError(f"fleets is a share of sets, 0..1; got {fleets}")
     size = 1 + (n_questions + 1) // 3
     for _ in range(60):
         g = _Gen(rng, style, n_questions, max_links, size)
-        (_plant if rng.random() < 0.5 else _robot)(g)
+        if fleets and rng.random() < fleets:  # draws nothing at fleets = 0: the sets stay as they were
+            _fleet(g)
+        else:
+            (_plant if rng.random() < 0.5 else _robot)(g)
         out, why = _finish(g)
         if out is not None:
             return out, g.w, g.targets
@@ -2132,7 +2279,9 @@ def generate_world(rng: random.Random, style: Style, n_questions: int,
     raise RuntimeError("reports: could not build a set within the token budget")
 
 
-def generate(rng: random.Random, style: Style, n_questions: int, max_links: int) -> DecisionSet:
+def generate(rng: random.Random, style: Style, n_questions: int, max_links: int, fleets: float = 0.0) -> DecisionSet:
     """One set of the reports family: a shift log / alarm list or a robot summary, with
-    standing orders or a safety policy when max_links >= 1, and n_questions questions."""
-    return generate_world(rng, style, n_questions, max_links)[0]
+    standing orders or a safety policy when max_links >= 1, and n_questions questions. With
+    `fleets` > 0, that share of the sets is a fleet: several robots' alike readings, asked how
+    many pass a number, which one does, whether any, none, all or at least k do (`_fleet`)."""
+    return generate_world(rng, style, n_questions, max_links, fleets)[0]
