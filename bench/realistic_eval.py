@@ -51,13 +51,44 @@ def summary(scored: Scored) -> dict:
     }
 
 
+NONE_OR_ALL = {"both", "neither", "none", "none of them", "all", "all three", "0"}
+
+
+def over_several(text: str, options) -> bool:
+    """A question asked over several units: how many of them, or which one with a way to say
+    none or more than one among its options."""
+    return text.lower().startswith("how many") or bool(NONE_OR_ALL & set(options))
+
+
 def by_kind(scored: Scored) -> dict:
-    """Per-item accuracy per kind of question: yes/no, and categorical by number of options."""
+    """Per-item accuracy per kind of question: yes/no, categorical by number of options, and
+    (overlapping those) the questions asked over several units, with how often the model
+    answered one of NONE_OR_ALL and how often that was the truth."""
     groups: dict[str, list[bool]] = {}
-    for st, cs in zip(scored.sets, scored.correct):
-        for q, c in zip(st.questions, cs):
+    several = []
+    chosen = scored.chosen or [[None] * len(st.questions) for st in scored.sets]
+    for st, cs, ch in zip(scored.sets, scored.correct, chosen):
+        for q, t, c, k in zip(st.questions, st.answers, cs, ch):
             groups.setdefault("yes/no" if q.kind == "boolean" else f"{len(q.choices)} options", []).append(c)
-    return {k: {"questions": len(v), "per_item": round(sum(v) / len(v), 4)} for k, v in sorted(groups.items())}
+            if q.kind != "boolean" and over_several(q.text, q.choices):
+                several.append((c, k is not None and q.choices[k] in NONE_OR_ALL, q.choices[t] in NONE_OR_ALL))
+    out = {k: {"questions": len(v), "per_item": round(sum(v) / len(v), 4)} for k, v in sorted(groups.items())}
+    if several:
+        out["over several units"] = {"questions": len(several), "per_item": round(sum(c for c, *_ in several)
+                                                                                   / len(several), 4),
+                                     "answered_none_or_all": sum(a for _, a, _ in several),
+                                     "none_or_all_is_right": sum(t for *_, t in several)}
+    return out
+
+
+def answer_rows(checkpoint: str, policy: str, where: list[tuple[str, int]], scored: Scored) -> list[dict]:
+    """One row per question: its file and set, what it asks, the truth, the answer and its
+    confidence (`where`: each set's file and place in it)."""
+    return [{"checkpoint": checkpoint, "policy": policy, "file": name, "set": i, "question": q.text,
+             "options": list(q.choices), "truth": q.choices[t], "answer": None if k is None else q.choices[k],
+             "confidence": round(p, 4), "right": bool(c)}
+            for (name, i), st, cs, ps, ch in zip(where, scored.sets, scored.correct, scored.confidence, scored.chosen)
+            for q, t, c, p, k in zip(st.questions, st.answers, cs, ps, ch)]
 
 
 def sign_test(base: Scored, other: Scored) -> dict:
@@ -102,6 +133,7 @@ def main() -> int:
     p.add_argument("--precision", default="fp32", choices=("auto", "fp32", "bf16"),
                    help="fp32 (default): the same answers on every CPU")
     p.add_argument("--json", type=Path)
+    p.add_argument("--answers", type=Path, help="also write every question's answer here (JSON lines)")
     args = p.parse_args()
     if not args.files:
         raise SystemExit(f"no labelled files in {HERE}")
@@ -122,12 +154,21 @@ def main() -> int:
                       f"{s['confidently_wrong']} | {s['says_yes']} | {s['yes_is_right']} |")
             kinds = r[policy]["all"]["by_kind"]
             print("\nper kind: " + ", ".join(f"{k} {v['per_item']} ({v['questions']})" for k, v in kinds.items()))
+            if "over several units" in kinds:
+                k = kinds["over several units"]
+                print(f"over several units: answered none/both/all/0 {k['answered_none_or_all']} times, "
+                      f"the truth {k['none_or_all_is_right']} times")
             if "against_first" in r:
                 t = r["against_first"][policy]
                 print(f"against {report[0]['checkpoint']}: {t['turned_right']} answers turned right, "
                       f"{t['turned_wrong']} wrong (sign test p = {t['p']})")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
+    if args.answers:
+        where = [(f.stem, i) for f in args.files for i in range(len(load_jsonl(f)))]
+        rows = [row for r, (_, scored) in zip(report, measured) for policy in policies
+                for row in answer_rows(r["checkpoint"], policy, where, scored[policy])]
+        args.answers.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return 0
 
 

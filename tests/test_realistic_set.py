@@ -64,5 +64,33 @@ def test_the_sign_test_counts_the_answers_that_changed():
     assert t["p"] == round(2 / 2 ** sum(n), 4)  # every change one way: 2 * 0.5^n
     assert sign_test(better, base)["turned_wrong"] == sum(n)
     kinds = by_kind(better)
-    assert sum(k["questions"] for k in kinds.values()) == sum(n)
+    assert sum(k["questions"] for name, k in kinds.items() if name != "over several units") == sum(n)
     assert all(k["per_item"] == 1.0 for k in kinds.values())
+
+
+def test_questions_over_several_units_are_counted_and_every_answer_written():
+    """by_kind's "over several units": how many, or none / both / neither among the options,
+    with how often the model said one of those; answer_rows: one row per question."""
+    from realistic_eval import NONE_OR_ALL, answer_rows, by_kind, over_several
+
+    from decider.engine.training.evaluate import Scored
+
+    assert over_several("How many pumps run?", ("0", "1", "2"))
+    assert over_several("Which pump runs?", ("P-1A", "P-1B", "both", "neither"))
+    assert not over_several("Which pump has the duty?", ("P-1A", "P-1B"))
+    sets = [s for path in FILES for s in load_jsonl(path)]
+    picked = [s for s in sets if any(q.kind != "boolean" and over_several(q.text, q.choices) for q in s.questions)]
+    assert picked, "the hand-written sets ask over several units"
+    s = picked[0]
+    chosen = [[q.choices.index("neither") if "neither" in q.choices else 0 for q in s.questions]]
+    correct = [[a == k for a, k in zip(s.answers, chosen[0])]]
+    scored = Scored([s], correct, [[0.5] * len(s.questions)], [], [1], chosen)
+    several = by_kind(scored)["over several units"]
+    wanted = [(q, a, k) for q, a, k in zip(s.questions, s.answers, chosen[0])
+              if q.kind != "boolean" and over_several(q.text, q.choices)]
+    assert several["questions"] == len(wanted)
+    assert several["answered_none_or_all"] == sum(q.choices[k] in NONE_OR_ALL for q, _, k in wanted)
+    rows = answer_rows("x", "parallel", [("plant", 3)], scored)
+    assert len(rows) == len(s.questions) and rows[0]["file"] == "plant" and rows[0]["set"] == 3
+    assert [r["right"] for r in rows] == correct[0]
+    assert all(r["truth"] == q.choices[a] for r, q, a in zip(rows, s.questions, s.answers))
