@@ -106,6 +106,17 @@ def names(rng: random.Random, pool: Sequence[str], style: Style, novel_share: fl
     return rng.choice(part)
 
 
+# how a question over a group of two to four alike things (readings.World.block_group,
+# reports._fleet) counts them, and says none or more than one of them
+COUNTS = (("0", "1", "2", "3", "4"), ("none", "one", "two", "three", "four"))
+NONE_OR_MORE = (("none", "more than one"), ("none of them", "two or more"), ("none", "several"))
+
+
+def none_or_more(rng: random.Random, n: int) -> tuple[str, str]:
+    """The words a "which of them" question over n things gives for none and for more than one."""
+    return ("neither", "both") if n == 2 else rng.choice(NONE_OR_MORE)
+
+
 def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 

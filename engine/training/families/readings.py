@@ -39,9 +39,9 @@ from itertools import product
 from typing import Callable, Hashable, Sequence
 
 from decider.engine.training.corpus import DecisionSet
-from decider.engine.training.families.base import (Asked, Cases, Program, Rule, SetBuilder, Style, Value,
+from decider.engine.training.families.base import (COUNTS, Asked, Cases, Program, Rule, SetBuilder, Style, Value,
                                                    add_phrasings, answer_links, cap, compared_with, names, pick,
-                                                   program_rules, written_labels, written_numbers)
+                                                   none_or_more, program_rules, written_labels, written_numbers)
 from decider.engine.training.families.phrasings import readings as phrasings
 
 DOMAIN = "readings"
@@ -335,8 +335,6 @@ GROUP_REL = {">": ("above", "over", "higher than", "greater than"),  # how a gro
              "<": ("below", "under", "lower than", "less than"),
              "<=": ("at or below", "not above", "equal to or below", "at or under")}
 GROUP_SIZES = (2, 2, 3, 3, 4)
-GROUP_WORDS = ("none", "one", "two", "three", "four")
-WHICH_WORDS = (("none", "more than one"), ("none of them", "two or more"), ("none", "several"))  # groups of 3-4
 PLANT_STATES = ("normal operation", "reduced rate", "safe mode", "shutdown")
 VALVE_POS = {True: ("q_valve_pos", "open", "closed", ("open", "closed")),    # the atom "open"
              False: ("q_valve_pos", "closed", "open", ("open", "closed"))}   # the atom "closed"
@@ -2218,7 +2216,7 @@ class World:
                 return _and(", ".join(tags))
             if r < 0.6:
                 return stem + "A" + "".join("/" + t[-1] for t in tags[1:])
-            return self.fmt("group_ref", n=GROUP_WORDS[n], pn=pn, e=unit)
+            return self.fmt("group_ref", n=COUNTS[1][n], pn=pn, e=unit)
 
         if rng.random() < 0.65:
             src = self.say(self.fmt("group_limit", g=group(), lim=lim, q=self.mqty(first, limit), pn=pn))
@@ -2229,8 +2227,8 @@ class World:
         deps = tuple(dict.fromkeys(x for x in [self.readings[i][1] for i in ids] + [src] if x is not None))
         keys = [self.cmp_atom(i, op, limit, None, src) for i in ids]
         holds = lambda: [compare(op, self.value(i), limit) for i in ids]  # noqa: E731
-        counts = rng.choice((tuple(str(k) for k in range(n + 1)), GROUP_WORDS[:n + 1]))
-        none, many = ("neither", "both") if n == 2 else rng.choice(WHICH_WORDS)
+        counts = rng.choice(COUNTS)[:n + 1]
+        none, many = none_or_more(rng, n)
 
         def which() -> str:
             yes = [i for i, h in zip(ids, holds()) if h]
@@ -2250,7 +2248,7 @@ class World:
 
         def ask(pattern: str, target: tuple, options=None, **kw) -> Cand:
             def make(sol):
-                text = self.fmt(pattern, g=group(), rel=rng.choice(GROUP_REL[op]), thr=thr(), n=GROUP_WORDS[n], **kw)
+                text = self.fmt(pattern, g=group(), rel=rng.choice(GROUP_REL[op]), thr=thr(), n=COUNTS[1][n], **kw)
                 return target, text, options
             return Cand(target[1], make)
 
@@ -2258,7 +2256,7 @@ class World:
                  ask("q_none", ("truth", some, False)) if rng.random() < 0.3 else ask("q_any", ("truth", some, True)),
                  ask("q_all", ("truth", every, True))]
         if least:
-            cands.append(ask("q_atleast", ("truth", least, True), k=rng.choice((str(k), GROUP_WORDS[k]))))
+            cands.append(ask("q_atleast", ("truth", least, True), k=rng.choice(COUNTS)[k]))
         i = rng.randrange(n)
         cands.append(self.cmp_cand(keys[i], members[i], (lambda: self.fmt("thr_named", lim=lim)) if src is not None
                                    else (lambda: self.mqty(first, limit))))

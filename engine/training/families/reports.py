@@ -2004,8 +2004,6 @@ def _robot(g: _Gen) -> None:
 FLEET = {"obstacle": ("s_fobst", "opd", 2, 60, _m), "person": ("s_fperson", "opd", 2, 80, _m),
          "battery": ("s_batt", "op", 3, 99, lambda v: f"{v}%"), "speed": ("s_speed", "op", 1, 25,
                                                                           lambda v: f"{tenths(v)} m/s")}
-FLEET_COUNTS = (("0", "1", "2", "3", "4"), ("none", "one", "two", "three", "four"))
-FLEET_WHICH = (("none", "more than one"), ("none of them", "two or more"), ("no robot", "several"))
 
 
 def _on_side(rng: random.Random, op: str, thr: int, want: bool, lo: int, hi: int) -> int:
@@ -2048,7 +2046,7 @@ def _fleet(g: _Gen) -> None:
         base_form = lambda m=m, x=x: g.t(f"fp_{m}", x=x)  # noqa: E731
         pl = lambda m=m, x=x: g.t("fpl_speed" if m == "speed" else f"fp_{m}", x=x)  # noqa: E731
         rs = lambda: (", ".join(robots[:-1]) + " and " + robots[-1]) if rng.random() < 0.7 else "/".join(robots)  # noqa: E731
-        counts, which = rng.choice(FLEET_COUNTS)[:n + 1], (("neither", "both") if n == 2 else rng.choice(FLEET_WHICH))
+        counts, which = rng.choice(base.COUNTS)[:n + 1], base.none_or_more(rng, n)
         count_var, which_var = ("fleet_count", qtys, op, thr), ("fleet_which", qtys, op, thr)
         w.fleet += [(count_var, "count", qtys, op, thr, counts), (which_var, "which", qtys, op, thr, which)]
         g.ask(g.t("q_fleet_count", rs=rs(), pl=pl()), ("cat", count_var, counts), ("fleet", m), counts)
