@@ -615,6 +615,24 @@ def test_groups_count_what_the_numbers_say():
         R.generate(random.Random(0), Style(), 4, 0, groups=1.5)
 
 
+def test_the_group_probe_flags_exactly_the_questions_over_a_group():
+    """bench/group_probe.py: held-out phrasings only; a flagged readings question is one whose
+    target is a group's (how many, which, any, all, at least k), a flagged reports question one
+    over a fleet; every set has at least one, and the sets' other questions are not flagged."""
+    from group_probe import probe_sets
+
+    probes = probe_sets(12)
+    for family, (sets, over) in probes.items():
+        assert len(sets) == 12 and all(len(f) == len(s.questions) for s, f in zip(sets, over))
+        assert sum(any(f) for f in over) >= 10, family
+        assert sum(not x for f in over for x in f) >= 5, family
+    for s, flags in zip(*probes["readings"]):
+        for q, flag in zip(s.questions, flags):
+            worded = re.search(r"\b(how many|number of|count of|which|any|all|none|every|each|at least|or more)\b", q.text, re.I)
+            assert not flag or worded, q.text
+    assert probe_sets(3)["reports"][0] == probe_sets(3)["reports"][0]  # the same sets for every checkpoint
+
+
 def test_the_role_probe_answers_are_what_the_line_up_says():
     """bench/role_probe.py: the rule's consequence holds exactly when the unit that trips is the
     one the line-up gives the role the rule names; both units trip, and both roles are named,

@@ -1001,6 +1001,7 @@ class World:
         self.groups = groups  # share of blocks that are groups of alike readings (`block_group`)
         self.group_sentences: set[int] = set()  # sentences that give a whole group's readings
         self.grouped: set[str] = set()  # measurements of a group: only their tags tell them apart
+        self.worded: list[tuple[str, tuple]] = []  # (text, target) of each question, once finished
 
     # ---------------------------------------------------------------- sentences and names
     def say(self, text: str) -> int:
@@ -2486,6 +2487,7 @@ class World:
                 self.b.ask_boolean(text, ans, d, sup)
             else:
                 self.b.ask_choice(text, opts, ans, d, sup)
+        self.worded = list(zip(texts, targets))  # each question's text and target, for tests and probes
         self.b.chained = self.chained(targets)
         self.b.number_labels = self.label_numbers()
         self.b.question_labels = self.label_question_numbers(targets, texts)
@@ -2522,8 +2524,15 @@ def generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
     no distractors. With `groups` > 0, that share of the blocks (other than a set's first rule
     chain) is a group of alike readings against one limit they share, asked how many are past it,
     which, whether any, all or at least k are (`World.block_group`)."""
-    return _generate(rng, style, n_questions, max_links, stated=stated, roles=roles, role_rules=role_rules,
-                     drills=drills, groups=groups)[0]
+    return generate_world(rng, style, n_questions, max_links, stated=stated, roles=roles, role_rules=role_rules,
+                          drills=drills, groups=groups)[0]
+
+
+def generate_world(rng: random.Random, style: Style, n_questions: int, max_links: int,
+                   **knobs) -> tuple[DecisionSet, World]:
+    """`generate`, also returning the finished world (its `worded` questions' targets); for
+    tests and probes that look at what each question asks."""
+    return _generate(rng, style, n_questions, max_links, **knobs)
 
 
 def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links: int,
@@ -2538,22 +2547,22 @@ def generate_twins(rng: random.Random, style: Style, n_questions: int, max_links
     nothing comes alone."""
     seed = rng.getrandbits(64)
 
-    def build(flip: int | None) -> tuple[DecisionSet, int]:
+    def build(flip: int | None) -> tuple[DecisionSet, World]:
         return _generate(random.Random(seed), style, n_questions, max_links,
                          values=random.Random(seed ^ 0x9E3779B97F4A7C15), flip=flip, stated=stated, roles=roles,
                          role_rules=role_rules, drills=drills, groups=groups)
 
-    base, outcomes = build(None)
-    if not outcomes:
+    base, world = build(None)
+    if not world.outcomes:
         return (base,)
-    return base, build(random.Random(seed + 1).randrange(outcomes))[0]
+    return base, build(random.Random(seed + 1).randrange(world.outcomes))[0]
 
 
 def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int,
               values: random.Random | None = None, flip: int | None = None,
               stated: float = 0.0, roles: float = 0.0, role_rules: float = 0.0,
-              drills: float = 0.0, groups: float = 0.0) -> tuple[DecisionSet, int]:
-    """(the set, how many comparison outcomes it drew)."""
+              drills: float = 0.0, groups: float = 0.0) -> tuple[DecisionSet, World]:
+    """The set and its world (`World.outcomes`: how many comparison outcomes it drew)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0.0 <= stated <= 1.0:
@@ -2579,5 +2588,5 @@ def _generate(rng: random.Random, style: Style, n_questions: int, max_links: int
             continue
         s = w.finish()
         if s is not None:
-            return s, w.outcomes
+            return s, w
     raise RuntimeError("could not fit a set into the token budget")
