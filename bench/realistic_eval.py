@@ -165,7 +165,8 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     if args.answers:
-        where = [(f.stem, i) for f in args.files for i in range(len(load_jsonl(f)))]
+        first = report[0][policies[0]]  # each file's set count, from the summary rows
+        where = [(f.stem, i) for f in args.files for i in range(first[f.stem]["sets"])]
         rows = [row for r, (_, scored) in zip(report, measured) for policy in policies
                 for row in answer_rows(r["checkpoint"], policy, where, scored[policy])]
         args.answers.write_text("".join(json.dumps(row) + "\n" for row in rows))

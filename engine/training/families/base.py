@@ -112,6 +112,11 @@ COUNTS = (("0", "1", "2", "3", "4"), ("none", "one", "two", "three", "four"))
 NONE_OR_MORE = (("none", "more than one"), ("none of them", "two or more"), ("none", "several"))
 
 
+def listed(items: list[str]) -> str:
+    """["a", "b", "c"] -> "a, b and c"."""
+    return f"{', '.join(items[:-1])} and {items[-1]}" if len(items) > 1 else items[0]
+
+
 def none_or_more(rng: random.Random, n: int) -> tuple[str, str]:
     """The words a "which of them" question over n things gives for none and for more than one."""
     return ("neither", "both") if n == 2 else rng.choice(NONE_OR_MORE)

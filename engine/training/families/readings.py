@@ -41,7 +41,7 @@ from typing import Callable, Hashable, Sequence
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families.base import (COUNTS, Asked, Cases, Program, Rule, SetBuilder, Style, Value,
                                                    add_phrasings, answer_links, cap, compared_with, names, pick,
-                                                   none_or_more, program_rules, written_labels, written_numbers)
+                                                   listed, none_or_more, program_rules, written_labels, written_numbers)
 from decider.engine.training.families.phrasings import readings as phrasings
 
 DOMAIN = "readings"
@@ -354,12 +354,6 @@ def half(pool: Sequence[str], style: Style, novel_share: float = 0.25) -> Sequen
     """The part of a pool that `base.names` draws from for this style."""
     cut = max(1, int(len(pool) * (1 - novel_share)))
     return pool[cut:] if style.novel and cut < len(pool) else pool[:cut]
-
-
-def _and(items: str) -> str:
-    """"a, b, c" -> "a, b and c"."""
-    head, _, last = items.rpartition(", ")
-    return f"{head} and {last}" if head else last
 
 
 def similar_numbers(num: str, pool: Sequence[str]) -> list[str]:
@@ -2197,11 +2191,11 @@ class World:
         pn, unit = first.pn, first.equip.id
         if rng.random() < 0.6:
             if rng.random() < 0.7:
-                items = ", ".join(self.fmt("group_item", t=m.tag, q=self.mqty(m, v)) for m, v in zip(members, values))
-                sentence = self.say(self.fmt("group_reading", list=_and(items), pn=pn, e=unit))
+                items = [self.fmt("group_item", t=m.tag, q=self.mqty(m, v)) for m, v in zip(members, values)]
+                sentence = self.say(self.fmt("group_reading", list=listed(items), pn=pn, e=unit))
             else:
-                sentence = self.say(self.fmt("group_respectively", tags=_and(", ".join(tags)), pn=pn,
-                                             qs=_and(", ".join(self.mqty(m, v) for m, v in zip(members, values)))))
+                sentence = self.say(self.fmt("group_respectively", tags=listed(tags), pn=pn,
+                                             qs=listed([self.mqty(m, v) for m, v in zip(members, values)])))
             for m, v in zip(members, values):
                 m.sentence = sentence
                 self.readings[m.id] = (v, sentence)
@@ -2214,7 +2208,7 @@ class World:
         def group() -> str:
             r = rng.random()
             if r < 0.4:
-                return _and(", ".join(tags))
+                return listed(tags)
             if r < 0.6:
                 return stem + "A" + "".join("/" + t[-1] for t in tags[1:])
             return self.fmt("group_ref", n=COUNTS[1][n], pn=pn, e=unit)

@@ -2045,7 +2045,7 @@ def _fleet(g: _Gen) -> None:
         sg = lambda m=m, x=x: g.t(f"f_{m}", x=x)  # noqa: E731
         base_form = lambda m=m, x=x: g.t(f"fp_{m}", x=x)  # noqa: E731
         pl = lambda m=m, x=x: g.t("fpl_speed" if m == "speed" else f"fp_{m}", x=x)  # noqa: E731
-        rs = lambda: (", ".join(robots[:-1]) + " and " + robots[-1]) if rng.random() < 0.7 else "/".join(robots)  # noqa: E731
+        rs = lambda: base.listed(robots) if rng.random() < 0.7 else "/".join(robots)  # noqa: E731
         counts, which = rng.choice(base.COUNTS)[:n + 1], base.none_or_more(rng, n)
         count_var, which_var = ("fleet_count", qtys, op, thr), ("fleet_which", qtys, op, thr)
         w.fleet += [(count_var, "count", qtys, op, thr, counts), (which_var, "which", qtys, op, thr, which)]
