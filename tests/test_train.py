@@ -118,6 +118,35 @@ def test_trains_on_team_data_alone_and_stops_where_told(tiny, tmp_path):
     assert share and all(0 <= x <= 100 for x in share), logs
 
 
+def test_team_sets_come_round_as_variants_with_every_answer_still_its_questions():
+    import random
+    from pathlib import Path
+
+    from decider.engine.training.dataset import load_jsonl
+    from decider.engine.training.train import sets_at, team_variant
+
+    team = load_jsonl(Path(__file__).parents[1] / "docs" / "examples" / "decisions.jsonl")
+    s = max(team, key=lambda t: len(t.questions))
+    n = len(s.questions)
+    assert n >= 3
+    truth = {q.text: a for q, a in zip(s.questions, s.answers)}
+    seen = set()
+    for k in range(200):
+        v = team_variant(s, random.Random(k))
+        assert n - n // 3 <= len(v.questions) <= n
+        assert {q.text: a for q, a in zip(v.questions, v.answers)}.items() <= truth.items()
+        assert len(v.depth) == len(v.support) == len(v.questions)
+        seen.add(tuple(q.text for q in v.questions))
+    assert len(seen) > 20  # orders and subsets differ from one draw to the next
+    assert s.questions == team[team.index(s)].questions  # the file's set itself is untouched
+    # only a run that asks for them draws variants
+    plain = TrainConfig(data=[], use_corpus=False, stages=[Stage(max_links=1, examples=100)])
+    varied = plain.model_copy(update={"data_variants": True})
+    drawn = [sets_at(plain, [s], i)[0] for i in range(20)]
+    assert all(d is s for d in drawn)
+    assert any(sets_at(varied, [s], i)[0].questions != s.questions for i in range(20))
+
+
 def test_background_workers_build_the_same_batches(tiny):
     """Workers shard the schedule by pool: together they yield exactly the sets that one
     process would, whatever their number."""

@@ -26,7 +26,7 @@ import platform
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Iterator
@@ -179,6 +179,8 @@ class TrainConfig(BaseModel):
                                       "rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
     data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
+    data_variants: bool = Field(False, description="each time a team set comes round, ask its questions in "
+                                "another order with up to a third of them left out (team_variant)")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
     corpus_start: int = Field(0, ge=0, description="the corpus index of this run's first set: a fine-tune of "
                               "a checkpoint starts past the sets its earlier runs drew (sets are numbered per "
@@ -299,12 +301,28 @@ def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet
     return sets_at(cfg, team, index, twins=False)[0]
 
 
+def team_variant(s: DecisionSet, rng: random.Random) -> DecisionSet:
+    """The team set with its questions in another order and up to a third of them left out.
+    A team file of a few hundred sets comes round many times in a long run; the same block in
+    the same order each time is learned by heart sooner than read, and a question's answer
+    should not hang on which others were asked beside it."""
+    n = len(s.questions)
+    keep = rng.sample(range(n), rng.randint(n - n // 3, n))  # a random subset, in random order
+    where = {old: new for new, old in enumerate(keep)}
+    return replace(s, questions=[s.questions[i] for i in keep], answers=[s.answers[i] for i in keep],
+                   depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
+                   links=[(tuple((where[q], a) for q, a in cond), (where[then[0]], then[1])) for cond, then in s.links
+                          if then[0] in where and all(q in where for q, _ in cond)],
+                   question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
+
+
 def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool = True) -> list[DecisionSet]:
     """The set at position `index` of the schedule, followed by its twin where the stage asks
     for twins (Stage.twins) and its family draws them."""
     rng = random.Random(cfg.seed * 1_000_003 + index)
     if team and (not cfg.use_corpus or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
-        return [rng.choice(team)]
+        s = rng.choice(team)
+        return [team_variant(s, rng) if cfg.data_variants else s]
     first = 0
     for stage in cfg.stages:
         if index < first + stage.examples:

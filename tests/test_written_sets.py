@@ -1,0 +1,63 @@
+"""engine/training/written: the sets written by hand for training are requests the service
+takes, within the window, every label explained and yes/no balanced; the held-out files share
+no text with the training files, and neither shares a passage with the hand-written
+development set (bench/realistic), which must keep measuring text nothing trained on."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+from decider.engine.request import as_request
+from decider.engine.tokenizer import DecisionTokenizer
+from decider.engine.training.dataset import load_jsonl
+
+ROOT = Path(__file__).parents[1]
+WRITTEN = ROOT / "engine" / "training" / "written"
+TRAIN = sorted(WRITTEN.glob("*.jsonl"))
+HELDOUT = sorted((WRITTEN / "heldout").glob("*.jsonl"))
+DEV = sorted((ROOT / "bench" / "realistic").glob("*.jsonl"))
+
+
+def contexts(paths) -> list[str]:
+    return [json.loads(line)["context"] for p in paths for line in p.read_text().splitlines() if line.strip()]
+
+
+def shingles(text: str, n: int = 10) -> set[tuple[str, ...]]:
+    words = re.findall(r"\w+", text.lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_every_register_has_training_and_held_out_files():
+    assert {p.stem.split("-")[0] for p in TRAIN} == {"contracts", "plant", "robot"}
+    assert [p.name for p in HELDOUT] == [p.name for p in TRAIN]
+
+
+@pytest.mark.parametrize("path", TRAIN + HELDOUT, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_records_are_requests_with_explained_and_balanced_labels(path):
+    window = json.loads((DEFAULT_CHECKPOINT / "config.json").read_text())["max_position"]
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json", max_length=window)
+    sets = load_jsonl(path)
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    assert len(sets) == len(records) >= 4
+    for s, r in zip(sets, records):
+        as_request(s.context, s.questions)
+        tok.encode(s.context, s.questions)  # fits the model's window, or says what is too long
+        assert set(r["why"]) == {q.id for q in s.questions}, s.context[:60]
+    if path.parent == WRITTEN:  # a held-out file is too small for the share to mean much
+        yes_no = [s.questions[i].choices[a] for s in sets for i, a in enumerate(s.answers)
+                  if s.questions[i].kind == "boolean"]
+        assert 0.35 <= yes_no.count("yes") / len(yes_no) <= 0.65, path.stem
+
+
+def test_no_held_out_or_development_text_is_a_training_text_written_again():
+    # drafting has its stock phrases ("clauses 11.1 and 11.2 do not apply to"), so a few shared
+    # runs of ten words are allowed; a text written again with other names shares most of them
+    train = [shingles(c) for c in contexts(TRAIN)]
+    for name, paths in (("held-out", HELDOUT), ("development", DEV)):
+        for c in contexts(paths):
+            mine = shingles(c)
+            most = max(len(mine & t) for t in train) / len(mine)
+            assert most < 0.2, f"a {name} context shares {most:.0%} of its ten-word runs with a training one: {c[:60]}"
