@@ -21,8 +21,12 @@ HELDOUT = sorted((WRITTEN / "heldout").glob("*.jsonl"))
 DEV = sorted((ROOT / "bench" / "realistic").glob("*.jsonl"))
 
 
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def contexts(paths) -> list[str]:
-    return [json.loads(line)["context"] for p in paths for line in p.read_text().splitlines() if line.strip()]
+    return [r["context"] for p in paths for r in records(p)]
 
 
 def shingles(text: str, n: int = 10) -> set[tuple[str, ...]]:
@@ -40,9 +44,9 @@ def test_the_records_are_requests_with_explained_and_balanced_labels(path):
     window = json.loads((DEFAULT_CHECKPOINT / "config.json").read_text())["max_position"]
     tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json", max_length=window)
     sets = load_jsonl(path)
-    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    assert len(sets) == len(records) >= 4
-    for s, r in zip(sets, records):
+    raw = records(path)
+    assert len(sets) == len(raw) >= 4
+    for s, r in zip(sets, raw):
         as_request(s.context, s.questions)
         tok.encode(s.context, s.questions)  # fits the model's window, or says what is too long
         assert set(r["why"]) == {q.id for q in s.questions}, s.context[:60]
