@@ -77,7 +77,7 @@ def cmd_calibrate(args) -> int:
     from decider.engine.training.evaluate import calibrate_checkpoint
 
     fitted = calibrate_checkpoint(args.model, args.sets, args.threshold, args.device, data=args.data)
-    print(json.dumps({**fitted, "model": str(args.model), "data": str(args.data)}))
+    print(json.dumps({**fitted, "model": str(args.model), "data": [str(d) for d in args.data]}))
     return 0
 
 
@@ -322,8 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
                                           "has one) on your labelled decisions and write them into the model's folder")
     cal.add_argument("--model", required=True, type=Path,
                      help="the model folder (decider's or a Hugging Face diffusion LM's); the file is written there")
-    cal.add_argument("--data", required=True, type=Path, help="labelled decision sets, JSONL (decider corpus format)")
-    cal.add_argument("--sets", type=int, default=1000, help="use the first N sets of the file")
+    cal.add_argument("--data", required=True, type=Path, nargs="+",
+                     help="labelled decision sets, JSONL (decider corpus format): one file or several")
+    cal.add_argument("--sets", type=int, default=1000, help="use the first N sets of the files, in order")
     cal.add_argument("--threshold", type=float, default=0.9)
     cal.add_argument("--device", default="auto")
     cal.set_defaults(func=cmd_calibrate)

@@ -147,6 +147,16 @@ def test_calibrate_writes_the_temperature_beside_the_weights_and_the_loader_read
     assert sorted(p.name for p in folder.iterdir()) == sorted(before + ["decider-calibration.json"])
     ckpt = load_checkpoint(folder)
     assert ckpt.temperature == pytest.approx(t) and "labelled.jsonl:16" in ckpt.meta["calibrated_on"]
+    # the same sets split over two files (a calibration folder) fit the same temperature
+    lines = data.read_text().splitlines(keepends=True)
+    (tmp_path / "parts").mkdir()
+    halves = [tmp_path / "parts" / "a.jsonl", tmp_path / "parts" / "b.jsonl"]
+    halves[0].write_text("".join(lines[:10]))
+    halves[1].write_text("".join(lines[10:]))
+    out = subprocess.run([sys.executable, "-m", "decider.cli", "calibrate", "--model", str(folder), "--data",
+                          *map(str, halves)], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout)["temperature"] == pytest.approx(t)
+    assert "2 files in parts/:16" in load_checkpoint(folder).meta["calibrated_on"]
 
 
 def test_serve_and_batch_take_the_model_folder_as_model_or_checkpoint():

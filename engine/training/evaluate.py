@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -258,20 +259,22 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
 
 
 def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float = 0.9, device: str = "auto",
-                         corpus: str = "v1", data: Path | None = None) -> dict:
+                         corpus: str = "v1", data: Path | Sequence[Path] | None = None) -> dict:
     """Fit the temperature of the checkpoint in `folder` (and its option reader's weight, where
     it has one) on `sets` validation sets of `corpus`, or on the first `sets` labelled sets of
-    the JSONL file `data` (a team's own decisions), and write it into that folder (only ever
+    the JSONL file(s) `data` (a team's own decisions), and write it into that folder (only ever
     the folder named: calibration.json for decider's checkpoints, decider-calibration.json
     beside a Hugging Face model's weights). Returns what it wrote."""
     from decider.engine.lm_loader import CALIBRATION, is_hf_folder
 
     folder = Path(folder)
     ckpt = load_checkpoint(folder, device=resolve_device(device))
-    chosen = load_jsonl(data)[:sets] if data else held_out_sets("validation", sets, corpus)
+    files = [data] if isinstance(data, (str, Path)) else list(data or [])
+    chosen = [s for f in files for s in load_jsonl(f)][:sets] if files else held_out_sets("validation", sets, corpus)
     ckpt.temperature = calibrate(ckpt, chosen, threshold)
-    if data:
-        fitted_on = f"{Path(data).name}:{len(chosen)}"
+    if files:
+        named = Path(files[0]).name if len(files) == 1 else f"{len(files)} files in {Path(files[0]).parent.name}/"
+        fitted_on = f"{named}:{len(chosen)}"
     else:
         fitted_on = f"validation:{sets}" if corpus == "v1" else f"{corpus} validation:{sets}"
     target = folder / (CALIBRATION if is_hf_folder(folder) else "calibration.json")
