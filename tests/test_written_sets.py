@@ -1,7 +1,7 @@
 """engine/training/written: the sets written by hand for training are requests the service
-takes, within the window, every label explained and yes/no balanced; the held-out files share
-no text with the training files, and neither shares a passage with the hand-written
-development set (bench/realistic), which must keep measuring text nothing trained on."""
+takes, within the window, every label explained and yes/no balanced; the held-out and
+calibration files share no text with the training files, and none shares a passage with the
+hand-written development set (bench/realistic), which must keep measuring text nothing trained on."""
 
 import json
 import re
@@ -18,6 +18,7 @@ ROOT = Path(__file__).parents[1]
 WRITTEN = ROOT / "engine" / "training" / "written"
 TRAIN = sorted(WRITTEN.glob("*.jsonl"))
 HELDOUT = sorted((WRITTEN / "heldout").glob("*.jsonl"))
+CALIBRATION = sorted((WRITTEN / "calibration").glob("*.jsonl"))
 DEV = sorted((ROOT / "bench" / "realistic").glob("*.jsonl"))
 
 
@@ -37,9 +38,10 @@ def shingles(text: str, n: int = 10) -> set[tuple[str, ...]]:
 def test_every_register_has_training_and_held_out_files():
     assert {p.stem.split("-")[0] for p in TRAIN} == {"contracts", "plant", "robot"}
     assert [p.name for p in HELDOUT] == [p.name for p in TRAIN]
+    assert CALIBRATION and {p.name for p in CALIBRATION} <= {p.name for p in TRAIN}
 
 
-@pytest.mark.parametrize("path", TRAIN + HELDOUT, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", TRAIN + HELDOUT + CALIBRATION, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_the_records_are_requests_with_explained_and_balanced_labels(path):
     window = json.loads((DEFAULT_CHECKPOINT / "config.json").read_text())["max_position"]
     tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json", max_length=window)
@@ -50,7 +52,7 @@ def test_the_records_are_requests_with_explained_and_balanced_labels(path):
         as_request(s.context, s.questions)
         tok.encode(s.context, s.questions)  # fits the model's window, or says what is too long
         assert set(r["why"]) == {q.id for q in s.questions}, s.context[:60]
-    if path.parent == WRITTEN:  # a held-out file is too small for the share to mean much
+    if path.parent == WRITTEN:  # a held-out or calibration file is too small for the share to mean much
         yes_no = [s.questions[i].choices[a] for s in sets for i, a in enumerate(s.answers)
                   if s.questions[i].kind == "boolean"]
         assert 0.35 <= yes_no.count("yes") / len(yes_no) <= 0.65, path.stem
@@ -60,7 +62,7 @@ def test_no_held_out_or_development_text_is_a_training_text_written_again():
     # drafting has its stock phrases ("clauses 11.1 and 11.2 do not apply to"), so a few shared
     # runs of ten words are allowed; a text written again with other names shares most of them
     train = [shingles(c) for c in contexts(TRAIN)]
-    for name, paths in (("held-out", HELDOUT), ("development", DEV)):
+    for name, paths in (("held-out", HELDOUT), ("calibration", CALIBRATION), ("development", DEV)):
         for c in contexts(paths):
             mine = shingles(c)
             most = max(len(mine & t) for t in train) / len(mine)
