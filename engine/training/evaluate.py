@@ -273,11 +273,11 @@ def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float 
     chosen = [s for f in files for s in load_jsonl(f)][:sets] if files else held_out_sets("validation", sets, corpus)
     ckpt.temperature = calibrate(ckpt, chosen, threshold)
     if files:
-        folders: dict[str, list[str]] = {}
+        by_parent: dict[str, list[str]] = {}
         for f in files:
-            folders.setdefault(Path(f).parent.name, []).append(Path(f).name)
-        named = " + ".join(names[0] if len(names) == 1 else f"{len(names)} files in {folder}/"
-                           for folder, names in folders.items())
+            by_parent.setdefault(Path(f).parent.name, []).append(Path(f).name)
+        named = " + ".join(names[0] if len(names) == 1 else f"{len(names)} files in {parent}/"
+                           for parent, names in by_parent.items())
         fitted_on = f"{named}:{len(chosen)}"
     else:
         fitted_on = f"validation:{sets}" if corpus == "v1" else f"{corpus} validation:{sets}"
