@@ -104,11 +104,13 @@ def _part(scored: Scored, idx: range) -> Scored:
     return Scored(*[[getattr(scored, f.name)[i] for i in idx] for f in fields(Scored)])
 
 
-def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str) -> tuple[dict, dict]:
-    """Every file's sets decided in one run per policy, then summarised per file, per kind of
-    question and in all; also returns each policy's Scored (for the sign test)."""
+def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str,
+            first: int | None = None) -> tuple[dict, dict]:
+    """Every file's sets (its first `first` when given) decided in one run per policy, then
+    summarised per file, per kind of question and in all; also returns each policy's Scored (for
+    the sign test)."""
     ckpt = load_checkpoint(checkpoint)
-    data = {f.stem: load_jsonl(f) for f in files}
+    data = {f.stem: load_jsonl(f)[:first] for f in files}
     every = [s for sets in data.values() for s in sets]
     out = {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "temperature": ckpt.temperature}
     every_scored = {}
@@ -132,13 +134,14 @@ def main() -> int:
     p.add_argument("--policies", default="parallel,independent")
     p.add_argument("--precision", default="fp32", choices=("auto", "fp32", "bf16"),
                    help="fp32 (default): the same answers on every CPU")
+    p.add_argument("--first", type=int, help="only each file's first N sets (e.g. a sample of the training files)")
     p.add_argument("--json", type=Path)
     p.add_argument("--answers", type=Path, help="also write every question's answer here (JSON lines)")
     args = p.parse_args()
     if not args.files:
         raise SystemExit(f"no labelled files in {HERE}")
     policies = args.policies.split(",")
-    measured = [measure(c, args.files, policies, args.precision) for c in args.checkpoint]
+    measured = [measure(c, args.files, policies, args.precision, args.first) for c in args.checkpoint]
     report = [r for r, _ in measured]
     for r, (_, scored) in zip(report[1:], measured[1:]):
         r["against_first"] = {p: sign_test(measured[0][1][p], scored[p]) for p in policies}
