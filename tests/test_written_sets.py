@@ -36,7 +36,7 @@ def shingles(text: str, n: int = 10) -> set[tuple[str, ...]]:
 
 
 def test_every_register_has_training_and_held_out_files():
-    assert {p.stem.split("-")[0] for p in TRAIN} == {"contracts", "plant", "robot"}
+    assert {p.stem.split("-")[0] for p in TRAIN} == {"contracts", "plant", "robot", "rules"}
     assert [p.name for p in HELDOUT] == [p.name for p in TRAIN]
     assert CALIBRATION and {p.name for p in CALIBRATION} <= {p.name for p in TRAIN}
 
