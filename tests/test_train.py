@@ -147,6 +147,39 @@ def test_team_sets_come_round_as_variants_with_every_answer_still_its_questions(
     assert any(sets_at(varied, [s], i)[0].questions != s.questions for i in range(20))
 
 
+def test_shuffled_options_keep_each_answer_and_each_link_on_its_option():
+    import random
+
+    from decider.engine.request import Question
+    from decider.engine.training.corpus import DecisionSet
+    from decider.engine.training.train import team_variant
+
+    mode = Question("q1", "Which mode is line 4 in?", "categorical", ("AUTO", "MANUAL", "CASCADE", "LOCAL"))
+    trip = Question("q2", "Has the pump tripped?", "boolean")
+    grade = Question("q3", "Which grade applies?", "categorical", ("A", "B", "C"))
+    s = DecisionSet(sentences=["..."], questions=[mode, trip, grade], answers=[2, 0, 1], depth=[0, 0, 1],
+                    support=[None, None, None], chained=True,
+                    links=[(((1, 0),), (0, 2)), (((0, 2),), (2, 1))])  # tripped -> CASCADE -> B
+
+    def said(v, q, a):
+        return v.questions[q].choices[a]
+
+    orders = set()
+    for k in range(100):
+        v = team_variant(s, random.Random(k), shuffle_options=True)
+        for q, a in zip(v.questions, v.answers):
+            original = next(o for o in s.questions if o.text == q.text)
+            assert sorted(q.choices) == sorted(original.choices)
+            assert q.choices[a] == original.choices[s.answers[s.questions.index(original)]]
+        for cond, then in v.links:
+            assert all(said(v, q, a) in ("yes", "CASCADE") for q, a in cond)
+            assert said(v, *then) in ("CASCADE", "B")
+        orders |= {q.options for q in v.questions if q.text == mode.text}  # unless it was left out
+    assert len(orders) > 10  # CASCADE is no longer always the third option
+    assert all(team_variant(s, random.Random(k)).questions[0].options in (mode.options, trip.options, grade.options)
+               for k in range(20))  # without the knob the options keep their written order
+
+
 def test_background_workers_build_the_same_batches(tiny):
     """Workers shard the schedule by pool: together they yield exactly the sets that one
     process would, whatever their number."""

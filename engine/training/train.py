@@ -178,9 +178,13 @@ class TrainConfig(BaseModel):
                                       "one scalar per head and layer: they learn at this multiple of the learning "
                                       "rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
-    data_fraction: float = Field(1.0, description="share of team sets in the mix when data is given")
+    data_fraction: float = Field(1.0, description="team sets drawn per generated set when data is given (a "
+                                 "team set is drawn with probability f / (1 + f))")
     data_variants: bool = Field(False, description="each time a team set comes round, ask its questions in "
                                 "another order with up to a third of them left out (team_variant)")
+    shuffle_options: bool = Field(False, description="with data_variants, also give each categorical question's "
+                                  "options in a new order: people writing sets put the right option second far "
+                                  "more often than last, a place a model can learn instead of the text")
     use_corpus: bool = Field(True, description="mix the generated corpus in")
     corpus_start: int = Field(0, ge=0, description="the corpus index of this run's first set: a fine-tune of "
                               "a checkpoint starts past the sets its earlier runs drew (sets are numbered per "
@@ -301,17 +305,32 @@ def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet
     return sets_at(cfg, team, index, twins=False)[0]
 
 
-def team_variant(s: DecisionSet, rng: random.Random) -> DecisionSet:
-    """The team set with its questions in another order and up to a third of them left out.
+def team_variant(s: DecisionSet, rng: random.Random, shuffle_options: bool = False) -> DecisionSet:
+    """The team set with its questions in another order and up to a third of them left out,
+    and with `shuffle_options` each categorical question's options in another order too.
     A team file of a few hundred sets comes round many times in a long run; the same block in
     the same order each time is learned by heart sooner than read, and a question's answer
-    should not hang on which others were asked beside it."""
+    should not hang on which others were asked beside it, nor on where its option was written."""
     n = len(s.questions)
     keep = rng.sample(range(n), rng.randint(n - n // 3, n))  # a random subset, in random order
     where = {old: new for new, old in enumerate(keep)}
-    return replace(s, questions=[s.questions[i] for i in keep], answers=[s.answers[i] for i in keep],
+    moved = {}  # question -> {old option index: new}, for the options shuffled
+    questions, answers = [], []
+    for i in keep:
+        q, a = s.questions[i], s.answers[i]
+        if shuffle_options and q.kind == "categorical":
+            order = rng.sample(range(len(q.options)), len(q.options))  # order[new] = old
+            moved[i] = {old: new for new, old in enumerate(order)}
+            q, a = replace(q, options=tuple(q.options[j] for j in order)), moved[i][a]
+        questions.append(q)
+        answers.append(a)
+
+    def slot(q: int, a: int) -> tuple[int, int]:
+        return where[q], moved.get(q, {}).get(a, a)
+
+    return replace(s, questions=questions, answers=answers,
                    depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
-                   links=[(tuple((where[q], a) for q, a in cond), (where[then[0]], then[1])) for cond, then in s.links
+                   links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in s.links
                           if then[0] in where and all(q in where for q, _ in cond)],
                    question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
 
@@ -322,7 +341,7 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
     rng = random.Random(cfg.seed * 1_000_003 + index)
     if team and (not cfg.use_corpus or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
         s = rng.choice(team)
-        return [team_variant(s, rng) if cfg.data_variants else s]
+        return [team_variant(s, rng, cfg.shuffle_options) if cfg.data_variants else s]
     first = 0
     for stage in cfg.stages:
         if index < first + stage.examples:
