@@ -23,12 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 from dataclasses import fields
 from pathlib import Path
 
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.training.dataset import load_jsonl
 from decider.engine.training.evaluate import SELECTIVE, Scored, run_policy, summarise
+from decider.engine.training.train import options_shuffled
 
 HERE = Path(__file__).parent / "realistic"
 
@@ -105,12 +107,16 @@ def _part(scored: Scored, idx: range) -> Scored:
 
 
 def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str,
-            first: int | None = None) -> tuple[dict, dict]:
-    """Every file's sets (its first `first` when given) decided in one run per policy, then
+            first: int | None = None, shuffle: int | None = None) -> tuple[dict, dict]:
+    """Every file's sets (its first `first` when given; with `shuffle`, each categorical
+    question's options in an order drawn from that seed) decided in one run per policy, then
     summarised per file, per kind of question and in all; also returns each policy's Scored (for
     the sign test)."""
     ckpt = load_checkpoint(checkpoint)
     data = {f.stem: load_jsonl(f)[:first] for f in files}
+    if shuffle is not None:
+        rng = random.Random(shuffle)
+        data = {name: [options_shuffled(s, rng) for s in sets] for name, sets in data.items()}
     every = [s for sets in data.values() for s in sets]
     out = {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "temperature": ckpt.temperature}
     every_scored = {}
@@ -135,13 +141,17 @@ def main() -> int:
     p.add_argument("--precision", default="fp32", choices=("auto", "fp32", "bf16"),
                    help="fp32 (default): the same answers on every CPU")
     p.add_argument("--first", type=int, help="only each file's first N sets (e.g. a sample of the training files)")
+    p.add_argument("--shuffle-options", type=int, metavar="SEED",
+                   help="give each categorical question's options in an order drawn from SEED, so that where "
+                        "the writer put the right option no longer helps")
     p.add_argument("--json", type=Path)
     p.add_argument("--answers", type=Path, help="also write every question's answer here (JSON lines)")
     args = p.parse_args()
     if not args.files:
         raise SystemExit(f"no labelled files in {HERE}")
     policies = args.policies.split(",")
-    measured = [measure(c, args.files, policies, args.precision, args.first) for c in args.checkpoint]
+    measured = [measure(c, args.files, policies, args.precision, args.first, args.shuffle_options)
+                for c in args.checkpoint]
     report = [r for r, _ in measured]
     for r, (_, scored) in zip(report[1:], measured[1:]):
         r["against_first"] = {p: sign_test(measured[0][1][p], scored[p]) for p in policies}

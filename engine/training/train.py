@@ -314,11 +314,21 @@ def team_variant(s: DecisionSet, rng: random.Random, shuffle_options: bool = Fal
     n = len(s.questions)
     keep = rng.sample(range(n), rng.randint(n - n // 3, n))  # a random subset, in random order
     where = {old: new for new, old in enumerate(keep)}
-    moved = {}  # question -> {old option index: new}, for the options shuffled
+    v = replace(s, questions=[s.questions[i] for i in keep], answers=[s.answers[i] for i in keep],
+                depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
+                links=[(tuple((where[q], a) for q, a in cond), (where[then[0]], then[1])) for cond, then in s.links
+                       if then[0] in where and all(q in where for q, _ in cond)],
+                question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
+    return options_shuffled(v, rng) if shuffle_options else v
+
+
+def options_shuffled(s: DecisionSet, rng: random.Random) -> DecisionSet:
+    """The set with each categorical question's options in a new order, its answers and the
+    links of its context on the same options as before."""
+    moved = {}  # question -> {old option index: new}
     questions, answers = [], []
-    for i in keep:
-        q, a = s.questions[i], s.answers[i]
-        if shuffle_options and q.kind == "categorical":
+    for i, (q, a) in enumerate(zip(s.questions, s.answers)):
+        if q.kind == "categorical":
             order = rng.sample(range(len(q.options)), len(q.options))  # order[new] = old
             moved[i] = {old: new for new, old in enumerate(order)}
             q, a = replace(q, options=tuple(q.options[j] for j in order)), moved[i][a]
@@ -326,13 +336,10 @@ def team_variant(s: DecisionSet, rng: random.Random, shuffle_options: bool = Fal
         answers.append(a)
 
     def slot(q: int, a: int) -> tuple[int, int]:
-        return where[q], moved.get(q, {}).get(a, a)
+        return q, moved.get(q, {}).get(a, a)
 
     return replace(s, questions=questions, answers=answers,
-                   depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
-                   links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in s.links
-                          if then[0] in where and all(q in where for q, _ in cond)],
-                   question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
+                   links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in s.links])
 
 
 def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool = True) -> list[DecisionSet]:
