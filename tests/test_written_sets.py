@@ -3,6 +3,7 @@ takes, within the window, every label explained and yes/no balanced; the held-ou
 calibration files share no text with the training files, and none shares a passage with the
 hand-written development set (bench/realistic), which must keep measuring text nothing trained on."""
 
+import difflib
 import json
 import re
 from pathlib import Path
@@ -19,6 +20,7 @@ WRITTEN = ROOT / "engine" / "training" / "written"
 TRAIN = sorted(WRITTEN.glob("*.jsonl"))
 HELDOUT = sorted((WRITTEN / "heldout").glob("*.jsonl"))
 CALIBRATION = sorted((WRITTEN / "calibration").glob("*.jsonl"))
+TWINS = sorted((WRITTEN / "twins").glob("*.jsonl"))
 DEV = sorted((ROOT / "bench" / "realistic").glob("*.jsonl"))
 
 
@@ -39,9 +41,10 @@ def test_every_register_has_training_and_held_out_files():
     assert {p.stem.split("-")[0] for p in TRAIN} == {"contracts", "plant", "robot", "rules"}
     assert [p.name for p in HELDOUT] == [p.name for p in TRAIN]
     assert CALIBRATION and {p.name for p in CALIBRATION} <= {p.name for p in TRAIN}
+    assert {p.name for p in TWINS} <= {p.name for p in TRAIN}
 
 
-@pytest.mark.parametrize("path", TRAIN + HELDOUT + CALIBRATION, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", TRAIN + HELDOUT + CALIBRATION + TWINS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_the_records_are_requests_with_explained_and_balanced_labels(path):
     window = json.loads((DEFAULT_CHECKPOINT / "config.json").read_text())["max_position"]
     tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json", max_length=window)
@@ -58,10 +61,23 @@ def test_the_records_are_requests_with_explained_and_balanced_labels(path):
         assert 0.35 <= yes_no.count("yes") / len(yes_no) <= 0.65, path.stem
 
 
+@pytest.mark.parametrize("path", TWINS, ids=lambda p: p.stem)
+def test_a_twin_is_its_training_set_with_small_edits_that_change_answers(path):
+    # a contrast twin keeps its set's questions and most of its words; only a reader who reads
+    # the edit gets both right, so at least two answers differ
+    original = records(WRITTEN / path.name)
+    for t in records(path):
+        o = original[t["twin_of"] - 1]
+        assert all(q in o["questions"] for q in t["questions"]), t["twin_of"]  # a question may be dropped
+        assert sum(t["answers"][q["id"]] != o["answers"][q["id"]] for q in t["questions"]) >= 2, t["twin_of"]
+        assert t["context"] != o["context"], t["twin_of"]
+        assert difflib.SequenceMatcher(None, o["context"], t["context"]).ratio() > 0.8, t["twin_of"]
+
+
 def test_no_held_out_or_development_text_is_a_training_text_written_again():
     # drafting has its stock phrases ("clauses 11.1 and 11.2 do not apply to"), so a few shared
     # runs of ten words are allowed; a text written again with other names shares most of them
-    train = [shingles(c) for c in contexts(TRAIN)]
+    train = [shingles(c) for c in contexts(TRAIN + TWINS)]
     for name, paths in (("held-out", HELDOUT), ("calibration", CALIBRATION), ("development", DEV)):
         for c in contexts(paths):
             mine = shingles(c)
