@@ -178,6 +178,8 @@ def test_shuffled_options_keep_each_answer_and_each_link_on_its_option():
     assert len(orders) > 10  # CASCADE is no longer always the third option
     assert all(team_variant(s, random.Random(k)).questions[0].options in (mode.options, trip.options, grade.options)
                for k in range(20))  # without the knob the options keep their written order
+    with pytest.raises(ValueError, match="data_variants"):  # the knob alone would do nothing
+        TrainConfig(shuffle_options=True)
 
 
 def test_background_workers_build_the_same_batches(tiny):

@@ -34,7 +34,7 @@ from typing import Iterator
 import torch
 import yaml
 import torch.nn.functional as F
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from safetensors.torch import load_file, save_file
 
 from decider.engine.checkpoint import Checkpoint, load_checkpoint, random_init, save_checkpoint, warm_start
@@ -205,6 +205,13 @@ class TrainConfig(BaseModel):
     bf16: bool = Field(True, description="bf16 autocast for matmuls where fast (CUDA, AMX CPUs)")
     device: str = Field("auto", description="'auto' = CUDA when present, else CPU")
 
+    @model_validator(mode="after")
+    def _options_need_variants(self) -> TrainConfig:
+        if self.shuffle_options and not self.data_variants:
+            raise ValueError("shuffle_options shuffles the options of the variants a team set comes round as: "
+                             "set data_variants: true as well")
+        return self
+
 
 def load_config(path: str | Path | None = None, **overrides) -> TrainConfig:
     """A training config from a YAML file (or the defaults), with `overrides` (flags) on top;
@@ -314,12 +321,12 @@ def team_variant(s: DecisionSet, rng: random.Random, shuffle_options: bool = Fal
     n = len(s.questions)
     keep = rng.sample(range(n), rng.randint(n - n // 3, n))  # a random subset, in random order
     where = {old: new for new, old in enumerate(keep)}
-    v = replace(s, questions=[s.questions[i] for i in keep], answers=[s.answers[i] for i in keep],
-                depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
-                links=[(tuple((where[q], a) for q, a in cond), (where[then[0]], then[1])) for cond, then in s.links
-                       if then[0] in where and all(q in where for q, _ in cond)],
-                question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
-    return options_shuffled(v, rng) if shuffle_options else v
+    variant = replace(s, questions=[s.questions[i] for i in keep], answers=[s.answers[i] for i in keep],
+                      depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
+                      links=[(tuple((where[q], a) for q, a in cond), (where[then[0]], then[1]))
+                             for cond, then in s.links if then[0] in where and all(q in where for q, _ in cond)],
+                      question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
+    return options_shuffled(variant, rng) if shuffle_options else variant
 
 
 def options_shuffled(s: DecisionSet, rng: random.Random) -> DecisionSet:
