@@ -182,6 +182,38 @@ def test_shuffled_options_keep_each_answer_and_each_link_on_its_option():
         TrainConfig(shuffle_options=True)
 
 
+def test_a_team_set_comes_with_its_contrast_twin(tmp_path):
+    """data_twins: a twin is matched to its set by `twin_of` (the set's line in the data file of
+    the same name), comes in the same draw as its set and only with it, and a file of twins
+    whose sets are not listed, or a twin naming a line with no set, is refused with the fix."""
+    from decider.engine.training.train import load_team, sets_at
+
+    def record(context, answer):
+        return {"context": context, "questions": [{"id": "q1", "text": "Has P-101 tripped?", "type": "boolean"}],
+                "answers": {"q1": answer}}
+
+    data, twins = tmp_path / "plant.jsonl", tmp_path / "twins" / "plant.jsonl"
+    twins.parent.mkdir()
+    data.write_text("\n".join(json.dumps(record(f"P-{n} reads {n} bar; trip at 5 bar.", "no")) for n in (1, 2, 3))
+                    + "\n\n" + json.dumps(record("P-101 reads 4.0 bar; trip at 3.5 bar.", "yes")) + "\n")
+    twins.write_text(json.dumps({**record("P-101 reads 3.0 bar; trip at 3.5 bar.", "no"), "twin_of": 5}) + "\n")
+    cfg = TrainConfig(data=[data], data_twins=[twins], use_corpus=False, stages=[Stage(max_links=1, examples=100)])
+    team, twins_of = load_team(cfg)
+    assert len(team) == 4 and list(twins_of) == [3]  # line 5, after a blank line, holds the fourth set
+    assert twins_of[3].context == "P-101 reads 3.0 bar; trip at 3.5 bar." and twins_of[3].answers == [1]
+    draws = [sets_at(cfg, team, i, team_twins=twins_of) for i in range(200)]
+    paired = [d for d in draws if d[0] is team[3]]
+    assert paired and all(len(d) == 2 and d[1] is twins_of[3] for d in paired)
+    assert all(len(d) == 1 for d in draws if d[0] is not team[3])
+    assert [d[0] for d in draws] == [sets_at(cfg, team, i)[0] for i in range(200)]  # the same schedule of sets
+
+    with pytest.raises(ValueError, match="no data file has that name"):
+        TrainConfig(data=[tmp_path / "other.jsonl"], data_twins=[twins])
+    twins.write_text(json.dumps({**record("P-101 reads 3.0 bar.", "no"), "twin_of": 4}) + "\n")
+    with pytest.raises(ValueError, match=r"plant.jsonl:1: twin_of: .* no set on line 4"):
+        load_team(cfg)
+
+
 def test_background_workers_build_the_same_batches(tiny):
     """Workers shard the schedule by pool: together they yield exactly the sets that one
     process would, whatever their number."""

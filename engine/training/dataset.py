@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable, TextIO
+from typing import Iterable, Iterator, TextIO
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from decider.engine.training.corpus import DecisionSet
@@ -29,6 +29,8 @@ class LabelledSet(BaseModel):
     context: str = Field(min_length=1)
     questions: list[QuestionSpec] = Field(min_length=1, max_length=MAX_QUESTIONS)
     answers: dict[str, str]
+    twin_of: int | None = Field(None, ge=1, description="a contrast twin: the line, in its set's file, of the set "
+                                "it was written from (load_twins)")
 
     @model_validator(mode="after")
     def _answers(self):
@@ -50,26 +52,44 @@ class LabelledSet(BaseModel):
         return DecisionSet([self.context], questions, answers, [0] * n, [None] * n, chained=False, domain="data")
 
 
-def load_jsonl(path: str | Path) -> list[DecisionSet]:
+def _records(path: str | Path) -> Iterator[tuple[int, LabelledSet]]:
+    """(line number, record) for each set of a JSONL file; errors name the line and the field."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such data file")
-    sets = []
+    found = False
     with path.open(encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue
             try:
-                sets.append(LabelledSet.model_validate(json.loads(line)).to_set())
+                yield lineno, LabelledSet.model_validate(json.loads(line))
             except json.JSONDecodeError as e:
                 raise ValueError(f"{path}:{lineno}: not valid JSON ({e.msg})") from None
             except ValidationError as e:
                 err = e.errors()[0]
                 where = ".".join(str(p) for p in err["loc"]) or "record"
                 raise ValueError(f"{path}:{lineno}: {where}: {err['msg']}") from None
-    if not sets:
+            found = True
+    if not found:
         raise ValueError(f"{path}: no decision sets in the file")
-    return sets
+
+
+def load_jsonl(path: str | Path) -> list[DecisionSet]:
+    return [record.to_set() for _, record in _records(path)]
+
+
+def load_twins(path: str | Path, of: str | Path) -> dict[int, DecisionSet]:
+    """The contrast twins in `path` of the sets in `of`, keyed by their set's index there: each
+    record's `twin_of` is the line of its set in `of`."""
+    index = {lineno: i for i, (lineno, _) in enumerate(_records(of))}
+    twins = {}
+    for lineno, record in _records(path):
+        if record.twin_of not in index:
+            raise ValueError(f"{path}:{lineno}: twin_of: {of} has no set on line {record.twin_of}; a twin names "
+                             "the line of the set it was written from")
+        twins[index[record.twin_of]] = record.to_set()
+    return twins
 
 
 def to_record(s: DecisionSet) -> dict:

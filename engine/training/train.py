@@ -178,6 +178,10 @@ class TrainConfig(BaseModel):
                                       "one scalar per head and layer: they learn at this multiple of the learning "
                                       "rate")
     data: list[Path] = Field(default_factory=list, description="team JSONL files of labelled decision sets")
+    data_twins: list[Path] = Field(default_factory=list, description="contrast twins of the team sets: files "
+                                   "named as a data file, each record a set written again with a small edit that "
+                                   "changes answers, its `twin_of` the line of its set there; a set drawn comes "
+                                   "with its twin, so that the edit, not the memory of the set, decides")
     data_fraction: float = Field(1.0, description="team sets drawn per generated set when data is given (a "
                                  "team set is drawn with probability f / (1 + f))")
     data_variants: bool = Field(False, description="each time a team set comes round, ask its questions in "
@@ -210,6 +214,14 @@ class TrainConfig(BaseModel):
         if self.shuffle_options and not self.data_variants:
             raise ValueError("shuffle_options shuffles the options of the variants a team set comes round as: "
                              "set data_variants: true as well")
+        return self
+
+    @model_validator(mode="after")
+    def _twins_need_their_sets(self) -> TrainConfig:
+        names = {p.name for p in self.data}
+        if stray := [str(p) for p in self.data_twins if p.name not in names]:
+            raise ValueError(f"data_twins {stray}: a twins file is matched to the data file of the same name, and "
+                             "no data file has that name; list the file of their sets under data")
         return self
 
 
@@ -349,13 +361,28 @@ def options_shuffled(s: DecisionSet, rng: random.Random) -> DecisionSet:
                    links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in s.links])
 
 
-def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool = True) -> list[DecisionSet]:
-    """The set at position `index` of the schedule, followed by its twin where the stage asks
-    for twins (Stage.twins) and its family draws them."""
+def load_team(cfg: TrainConfig) -> tuple[list[DecisionSet], dict[int, DecisionSet]]:
+    """The team sets of cfg.data, and their twins (cfg.data_twins) by the index of their set."""
+    from decider.engine.training.dataset import load_jsonl, load_twins
+
+    team, twins_of = [], {}
+    for path in cfg.data:
+        for twins in (p for p in cfg.data_twins if p.name == path.name):
+            twins_of.update({len(team) + i: t for i, t in load_twins(twins, path).items()})
+        team += load_jsonl(path)
+    return team, twins_of
+
+
+def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool = True,
+            team_twins: dict[int, DecisionSet] | None = None) -> list[DecisionSet]:
+    """The set at position `index` of the schedule, followed by its twin where it has one: a
+    team set's in `team_twins`, a generated set's where the stage asks for twins (Stage.twins)
+    and its family draws them."""
     rng = random.Random(cfg.seed * 1_000_003 + index)
     if team and (not cfg.use_corpus or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
-        s = rng.choice(team)
-        return [team_variant(s, rng, cfg.shuffle_options) if cfg.data_variants else s]
+        i = rng.randrange(len(team))
+        drawn = [team[i]] + ([team_twins[i]] if twins and team_twins and i in team_twins else [])
+        return [team_variant(s, rng, cfg.shuffle_options) if cfg.data_variants else s for s in drawn]
     first = 0
     for stage in cfg.stages:
         if index < first + stage.examples:
@@ -423,12 +450,10 @@ class TrainingSets(torch.utils.data.IterableDataset):
         self.cfg, self.tokenizer, self.n_classes, self.start = cfg, tokenizer, n_classes, start
 
     def __iter__(self) -> Iterator[TrainBatch]:
-        from decider.engine.training.dataset import load_jsonl
-
         cfg = self.cfg
         info = torch.utils.data.get_worker_info()
         worker, workers = (info.id, info.num_workers) if info else (0, 1)
-        team = [s for path in cfg.data for s in load_jsonl(path)]
+        team, team_twins = load_team(cfg)
         if not team and not cfg.use_corpus:
             raise ValueError("nothing to train on: give --data files or keep the corpus")
         total = sum(s.examples for s in cfg.stages)
@@ -441,7 +466,7 @@ class TrainingSets(torch.utils.data.IterableDataset):
             for i in range(first, min(total, first + size)):
                 carry += 1
                 try:
-                    sets = sets_at(cfg, team, i)
+                    sets = sets_at(cfg, team, i, team_twins=team_twins)
                 except Exception as e:  # a generator's bug in one set must not end an hours-long run
                     skipped += 1
                     print(f"training set {i} (corpus index {cfg.corpus_start + i}) could not be drawn and is "
