@@ -2,15 +2,18 @@
 (engine/training/written/twins/) is its set written again with a small edit that changes two
 answers or more; the model answers both, and its answers are compared question by question.
 
-    python bench/twins_eval.py [--checkpoint DIR ...] [--policy parallel] [--json F]
+    python bench/twins_eval.py [--checkpoint DIR ...] [--files TWINS.jsonl ...] [--policy parallel] [--json F]
 
 For the questions the edit changes: per-item accuracy on the set and on the twin, both right,
 how often the model's answer moved with the edit, and how often it gave the twin the set's
 truth (recall where reading was asked for). For the questions the edit leaves as they were:
 accuracy on both and how often the answer stayed. A model that reads gets both sides right; one
-that answers from the look of the text gives the twin its set's answer. The sets are training
-sets of the runs from version 33 on, so a trained model scores its sets high; what tells reading
-from recall is the twin side.
+that answers from the look of the text gives the twin its set's answer.
+
+The default files are the twins of training sets (engine/training/written/twins/): runs from
+version 33 on trained on their sets, and from version 36 on the twins too, so a trained model
+can score them from memory. The twins of held-out sets (`--files
+engine/training/written/heldout/twins/*.jsonl`) are text no run trained on.
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ WRITTEN = Path(__file__).parents[1] / "engine" / "training" / "written"
 
 
 def pairs(twin_files: list[Path]) -> dict[str, list[tuple]]:
-    """Per file, (set, twin) for each twin, the set read from the training file of the same name."""
+    """Per file, (set, twin) for each twin; its sets are in the file of the same name one folder up."""
     out = {}
     for path in twin_files:
-        sets = load_jsonl(WRITTEN / path.name)
-        out[path.stem] = [(sets[i], twin) for i, twin in sorted(load_twins(path, WRITTEN / path.name).items())]
+        of = path.parents[1] / path.name
+        sets = load_jsonl(of)
+        out[path.stem] = [(sets[i], twin) for i, twin in sorted(load_twins(path, of).items())]
     return out
 
 

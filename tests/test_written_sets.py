@@ -21,6 +21,7 @@ TRAIN = sorted(WRITTEN.glob("*.jsonl"))
 HELDOUT = sorted((WRITTEN / "heldout").glob("*.jsonl"))
 CALIBRATION = sorted((WRITTEN / "calibration").glob("*.jsonl"))
 TWINS = sorted((WRITTEN / "twins").glob("*.jsonl"))
+HELDOUT_TWINS = sorted((WRITTEN / "heldout" / "twins").glob("*.jsonl"))
 DEV = sorted((ROOT / "bench" / "realistic").glob("*.jsonl"))
 
 
@@ -42,9 +43,11 @@ def test_every_register_has_training_and_held_out_files():
     assert [p.name for p in HELDOUT] == [p.name for p in TRAIN]
     assert CALIBRATION and {p.name for p in CALIBRATION} <= {p.name for p in TRAIN}
     assert {p.name for p in TWINS} <= {p.name for p in TRAIN}
+    assert {p.name for p in HELDOUT_TWINS} <= {p.name for p in HELDOUT}
 
 
-@pytest.mark.parametrize("path", TRAIN + HELDOUT + CALIBRATION + TWINS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", TRAIN + HELDOUT + CALIBRATION + TWINS + HELDOUT_TWINS,
+                         ids=lambda p: f"{p.parent.relative_to(WRITTEN)}/{p.stem}")
 def test_the_records_are_requests_with_explained_and_balanced_labels(path):
     window = json.loads((DEFAULT_CHECKPOINT / "config.json").read_text())["max_position"]
     tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json", max_length=window)
@@ -61,11 +64,12 @@ def test_the_records_are_requests_with_explained_and_balanced_labels(path):
         assert 0.35 <= yes_no.count("yes") / len(yes_no) <= 0.65, path.stem
 
 
-@pytest.mark.parametrize("path", TWINS, ids=lambda p: p.stem)
-def test_a_twin_is_its_training_set_with_small_edits_that_change_answers(path):
+@pytest.mark.parametrize("path", TWINS + HELDOUT_TWINS, ids=lambda p: f"{p.parent.relative_to(WRITTEN)}/{p.stem}")
+def test_a_twin_is_its_set_with_small_edits_that_change_answers(path):
     # a contrast twin keeps its set's questions and most of its words; only a reader who reads
-    # the edit gets both right, so at least two answers differ
-    original = records(WRITTEN / path.name)
+    # the edit gets both right, so at least two answers differ. Its set is in the file of the
+    # same name one folder up (twins/ of training sets, heldout/twins/ of held-out ones)
+    original = records(path.parents[1] / path.name)
     for t in records(path):
         o = original[t["twin_of"] - 1]
         assert all(q in o["questions"] for q in t["questions"]), t["twin_of"]  # a question may be dropped
