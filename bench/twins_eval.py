@@ -13,7 +13,9 @@ that answers from the look of the text gives the twin its set's answer.
 The default files are the twins of training sets (engine/training/written/twins/): runs from
 version 33 on trained on their sets, and from version 36 on the twins too, so a trained model
 can score them from memory. The twins of held-out sets (`--files
-engine/training/written/heldout/twins/*.jsonl`) are text no run trained on.
+engine/training/written/heldout/twins/*.jsonl`) are text no run trained on. `--generated N`
+adds N of the generator's own twins (corpus.make_twins, readings sets of the validation split:
+one comparison turned the other way by a number), text in the register the model was built on.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 from pathlib import Path
 
 from decider.engine.checkpoint import load_checkpoint
+from decider.engine.training.corpus import CorpusSpec, make_twins
 from decider.engine.training.dataset import load_jsonl, load_twins
 from decider.engine.training.evaluate import run_policy
 
@@ -36,6 +39,18 @@ def pairs(twin_files: list[Path]) -> dict[str, list[tuple]]:
         of = path.parents[1] / path.name
         sets = load_jsonl(of)
         out[path.stem] = [(sets[i], twin) for i, twin in sorted(load_twins(path, of).items())]
+    return out
+
+
+def generated(n: int) -> list[tuple]:
+    """The first `n` readings sets of the validation split that have a twin, with it."""
+    spec = CorpusSpec(split="validation", max_links=5, max_questions=8, max_extra=3, mix=(("readings", 1.0),))
+    out, index = [], 0
+    while len(out) < n:
+        drawn = make_twins(spec, index)
+        index += 1
+        if len(drawn) == 2:
+            out.append(tuple(drawn))
     return out
 
 
@@ -77,7 +92,7 @@ def measure(checkpoint: str | None, data: dict[str, list[tuple]], policy: str, p
                     rows.append((truth, answer, q.choices[a], None if k is None else q.choices[k]))
         per_file[name] = rows
     report = {name: compare(rows) for name, rows in per_file.items()}
-    report["all"] = compare([r for rows in per_file.values() for r in rows])
+    report["all written"] = compare([r for name, rows in per_file.items() if name != "generated readings" for r in rows])
     return {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "policy": policy, "files": report}
 
 
@@ -85,11 +100,15 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--checkpoint", nargs="*", default=[None], help="checkpoint folders (default: the shipped one)")
     p.add_argument("--files", nargs="*", type=Path, default=sorted((WRITTEN / "twins").glob("*.jsonl")))
+    p.add_argument("--generated", type=int, default=0, metavar="N",
+                   help="also N of the generator's readings twins (validation split)")
     p.add_argument("--policy", default="parallel")
     p.add_argument("--precision", default="fp32", choices=("auto", "fp32", "bf16"))
     p.add_argument("--json", type=Path)
     args = p.parse_args()
     data = pairs(args.files)
+    if args.generated:
+        data["generated readings"] = generated(args.generated)
     report = [measure(c, data, args.policy, args.precision) for c in args.checkpoint]
     for r in report:
         print(f"\n{r['checkpoint']} (decider-small {r['version']}, {r['policy']})")
