@@ -384,17 +384,17 @@ def test_a_set_the_generator_fails_on_is_skipped_and_said_but_many_stop_the_run(
     cfg = TrainConfig(out=tmp_path / "run", batch_size=8, warmup_steps=1, stages=[stage])
     real = T.sets_at
 
-    def broken_at_5(cfg, team, index, twins=True):
+    def broken_at_5(cfg, team, index, twins=True, team_twins=None):
         if index == 5:
             raise AssertionError("injected: no reading fits")
-        return real(cfg, team, index, twins)
+        return real(cfg, team, index, twins, team_twins)
 
     monkeypatch.setattr(T, "sets_at", broken_at_5)
     pool = list(T.TrainingSets(cfg, tiny.tokenizer, tiny.model.cfg.n_answers, 0))
     assert sum(tb.drawn for tb in pool) == 32
     assert "training set 5 (corpus index 5) could not be drawn and is skipped: AssertionError" in capsys.readouterr().err
 
-    def broken(cfg, team, index, twins=True):
+    def broken(cfg, team, index, twins=True, team_twins=None):
         raise AssertionError("injected")
 
     monkeypatch.setattr(T, "sets_at", broken)
