@@ -214,6 +214,66 @@ def test_a_team_set_comes_with_its_contrast_twin(tmp_path):
         load_team(cfg)
 
 
+def test_a_set_and_its_twin_ask_alike_share_a_batch_and_the_contrast_term_reads_only_the_edit(tiny, tmp_path):
+    """With data_variants and shuffle_options, a twin asks what its set's variant asks, in the
+    same order and with the same options in the same order; the two land in one batch, whose
+    `pairs` name the rows and slots of each question they share; and the contrast term is log 2
+    for a model that answers both texts alike, lower where each text's own answer is likelier on
+    it, and absent where no masked answer differs."""
+    import math
+
+    from decider.engine.training.train import contrast_loss, load_team, sets_at
+
+    questions = [{"id": "q1", "text": "Has P-101 tripped?", "type": "boolean"},
+                 {"id": "q2", "text": "Which mode is the line in?", "type": "categorical",
+                  "options": ["AUTO", "MANUAL", "LOCAL"]},
+                 {"id": "q3", "text": "Is P-102 running?", "type": "boolean"}]
+
+    def record(context, tripped, mode, **extra):
+        return {"context": context, "questions": questions, **extra,
+                "answers": {"q1": tripped, "q2": mode, "q3": "yes"}}
+
+    data, twins = tmp_path / "plant.jsonl", tmp_path / "twins" / "plant.jsonl"
+    twins.parent.mkdir()
+    data.write_text(json.dumps(record("P-101 reads 4.0 bar; trip at 3.5 bar. A trip puts the line in MANUAL.",
+                                      "yes", "MANUAL")) + "\n")
+    twins.write_text(json.dumps(record("P-101 reads 3.0 bar; trip at 3.5 bar. A trip puts the line in MANUAL.",
+                                       "no", "AUTO", twin_of=1)) + "\n")
+    cfg = TrainConfig(data=[data], data_twins=[twins], use_corpus=False, data_variants=True, shuffle_options=True,
+                      batch_size=4, stages=[Stage(max_links=1, examples=64)], block_samples=2)
+    team, twins_of = load_team(cfg)
+    for i in range(30):
+        variant, twin = sets_at(cfg, team, i, team_twins=twins_of)
+        assert [q.id for q in twin.questions] == [q.id for q in variant.questions]
+        assert [q.options for q in twin.questions] == [q.options for q in variant.questions]
+        answer = {q.id: q.choices[a] for q, a in zip(twin.questions, twin.answers)}
+        assert answer == {k: v for k, v in {"q1": "no", "q2": "AUTO", "q3": "yes"}.items() if k in answer}
+
+    seen = 0
+    for tb in batches(cfg, tiny.tokenizer, tiny.model.cfg.n_answers):
+        assert tb.pairs is not None and len(tb) % 2 == 0  # every set came with its twin, in the same batch
+        for set_row, set_slot, twin_row, twin_slot in tb.pairs.tolist():
+            texts = [tiny.tokenizer.tok.decode(tb.batch.ids[r].tolist()) for r in (set_row, twin_row)]
+            assert "4. 0 bar" in texts[0] and "3. 0 bar" in texts[1]
+            # a paired slot asks the same question: the same allowed classes, the true one moved by the edit
+            # on q1 and q2 only (q3's answer is yes in both)
+            assert torch.equal(tb.batch.allowed[set_row, set_slot], tb.batch.allowed[twin_row, twin_slot])
+            seen += 1
+    assert seen
+
+    # 2 patterns x 2 rows (set, twin) x 1 slot, 3 classes; the set's answer is 0, the twin's 1
+    labels = torch.tensor([[0], [1], [0], [1]])
+    masked = torch.tensor([[True], [True], [True], [False]])  # the second pattern reveals the twin's answer
+    pairs = torch.tensor([[0, 0, 1, 0]])
+    alike = torch.zeros(4, 1, 3)
+    term, apart = contrast_loss(alike, labels, masked, pairs, B=2)
+    assert term.item() == pytest.approx(math.log(2)) and apart == 0.0
+    reading = torch.tensor([[[2.0, 0.0, 0.0]], [[0.0, 2.0, 0.0]], [[9.0, 0.0, 0.0]], [[9.0, 0.0, 0.0]]])
+    term, apart = contrast_loss(reading, labels, masked, pairs, B=2)  # only the first pattern counts
+    assert term.item() < 0.05 and apart == 1.0
+    assert contrast_loss(reading, torch.zeros(4, 1, dtype=torch.long), masked, pairs, B=2) is None
+
+
 def test_background_workers_build_the_same_batches(tiny):
     """Workers shard the schedule by pool: together they yield exactly the sets that one
     process would, whatever their number."""

@@ -182,6 +182,11 @@ class TrainConfig(BaseModel):
                                    "named as a data file, each record a set written again with a small edit that "
                                    "changes answers, its `twin_of` the line of its set there; a set drawn comes "
                                    "with its twin, so that the edit, not the memory of the set, decides")
+    pair_weight: float = Field(0.0, ge=0.0, description="weight of the contrast term on a set and its twin "
+                               "(data_twins, Stage.twins): for each question whose answer the edit changes, "
+                               "-log sigmoid of how far the set's answer is likelier on the set than on the twin, "
+                               "plus the same of the twin's answer on the twin (`contrast_loss`), so that what "
+                               "the two texts share cancels and only the edit can lower it; 0 = off")
     data_fraction: float = Field(1.0, description="team sets drawn per generated set when data is given (a "
                                  "team set is drawn with probability f / (1 + f))")
     data_variants: bool = Field(False, description="each time a team set comes round, ask its questions in "
@@ -248,6 +253,9 @@ class Example:
     depth: list[int]
     drawn: int = 1              # schedule positions it stands for (a twin: 0, its set counts once)
     numbers: list[int] | None = None  # per prefix token: its number target (number_targets), IGNORE elsewhere
+    # a twin: the example of its set (drawn just before it) and (twin slot, set slot) per question
+    # the two ask alike, with the same options in the same order
+    pair: tuple[Example, list[tuple[int, int]]] | None = None
 
 
 def _reveal_pattern(rng: random.Random, n: int, forced: set[int]) -> list[bool]:
@@ -361,6 +369,44 @@ def options_shuffled(s: DecisionSet, rng: random.Random) -> DecisionSet:
                    links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in s.links])
 
 
+def paired_variant(twin: DecisionSet, like: DecisionSet) -> DecisionSet:
+    """The twin asking what the variant `like` of its set asks, in the same order, with each
+    categorical question's options in the same order where the two write the same options:
+    the set and its twin then differ by the edit alone. A twin drops questions its writer
+    dropped; those stay out."""
+    by_id = {q.id: i for i, q in enumerate(twin.questions)}
+    keep = [by_id[q.id] for q in like.questions if q.id in by_id]
+    where = {old: new for new, old in enumerate(keep)}
+    options = {q.id: q.options for q in like.questions if q.kind == "categorical"}
+    questions, answers = [], []
+    for i in keep:
+        q, a = twin.questions[i], twin.answers[i]
+        if q.kind == "categorical" and sorted(options.get(q.id, ())) == sorted(q.options):
+            order = options[q.id]
+            q, a = replace(q, options=order), order.index(q.options[a])
+        questions.append(q)
+        answers.append(a)
+    moved = {i: {old: questions[where[i]].options.index(o) for old, o in enumerate(twin.questions[i].options)}
+             for i in keep if twin.questions[i].kind == "categorical"}
+
+    def slot(q: int, a: int) -> tuple[int, int]:
+        return where[q], moved.get(q, {}).get(a, a)
+
+    return replace(twin, questions=questions, answers=answers, depth=[twin.depth[i] for i in keep],
+                   support=[twin.support[i] for i in keep],
+                   links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in twin.links
+                          if then[0] in where and all(q in where for q, _ in cond)],
+                   question_labels=[(where[q], v, lab) for q, v, lab in twin.question_labels if q in where])
+
+
+def paired_slots(twin: DecisionSet, of: DecisionSet) -> list[tuple[int, int]]:
+    """(twin slot, set slot) of every question the twin and its set ask alike: the same id, kind
+    and options in the same order, so that an answer class means the same option in both."""
+    slots = {q.id: (i, q) for i, q in enumerate(of.questions)}
+    return [(j, slots[q.id][0]) for j, q in enumerate(twin.questions)
+            if q.id in slots and (slots[q.id][1].kind, slots[q.id][1].options) == (q.kind, q.options)]
+
+
 def load_team(cfg: TrainConfig) -> tuple[list[DecisionSet], dict[int, DecisionSet]]:
     """The team sets of cfg.data, and their twins (cfg.data_twins) by the index of their set."""
     from decider.engine.training.dataset import load_jsonl, load_twins
@@ -381,8 +427,11 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
     rng = random.Random(cfg.seed * 1_000_003 + index)
     if team and (not cfg.use_corpus or rng.random() < cfg.data_fraction / (1 + cfg.data_fraction)):
         i = rng.randrange(len(team))
-        drawn = [team[i]] + ([team_twins[i]] if twins and team_twins and i in team_twins else [])
-        return [team_variant(s, rng, cfg.shuffle_options) if cfg.data_variants else s for s in drawn]
+        twin = team_twins.get(i) if twins and team_twins else None
+        if not cfg.data_variants:
+            return [team[i]] + ([twin] if twin else [])
+        variant = team_variant(team[i], rng, cfg.shuffle_options)
+        return [variant] + ([paired_variant(twin, variant)] if twin else [])
     first = 0
     for stage in cfg.stages:
         if index < first + stage.examples:
@@ -409,6 +458,7 @@ class TrainBatch:
     depths: list[list[int]]  # per set, per slot: rule-chain depth (progress statistics)
     drawn: int = 0           # schedule positions its sets stand for (twins count once)
     numbers: torch.Tensor | None = None  # (B, L) number targets (IGNORE where none), or None
+    pairs: torch.Tensor | None = None    # (P, 4): set row, set slot, twin row, twin slot (Example.pair)
 
     @staticmethod
     def collate(examples: list[Example], pad_id: int, n_classes: int) -> "TrainBatch":
@@ -427,15 +477,19 @@ class TrainBatch:
             for b, e in enumerate(examples):
                 if e.numbers:
                     numbers[b, :len(e.numbers)] = torch.tensor(e.numbers)
+        row = {id(e): b for b, e in enumerate(examples)}
+        pairs = [(row[id(e.pair[0])], of, b, slot) for b, e in enumerate(examples)
+                 if e.pair and id(e.pair[0]) in row for slot, of in e.pair[1]]
         return TrainBatch(batch, labels, masked, [e.depth for e in examples], sum(e.drawn for e in examples),
-                          numbers)
+                          numbers, torch.tensor(pairs, dtype=torch.long) if pairs else None)
 
     def __len__(self) -> int:
         return len(self.depths)
 
     def to(self, device) -> "TrainBatch":
         return TrainBatch(self.batch.to(device), self.labels.to(device), self.masked.to(device), self.depths,
-                          self.drawn, None if self.numbers is None else self.numbers.to(device))
+                          self.drawn, None if self.numbers is None else self.numbers.to(device),
+                          None if self.pairs is None else self.pairs.to(device))
 
 
 class TrainingSets(torch.utils.data.IterableDataset):
@@ -475,21 +529,31 @@ class TrainingSets(torch.utils.data.IterableDataset):
                         raise RuntimeError(f"{skipped} training sets could not be drawn (over 0.1%): "
                                            "fix the generator") from e
                     continue
+                unit = []  # a set and its twin stay in one batch, for the contrast term (pair_weight)
                 for s in sets:
                     try:
                         example = make_example(s, self.tokenizer, rng, cfg.drop_support, cfg.block_samples,
                                                numbers=cfg.number_targets > 0)
                     except DecisionInputError:  # longer than the model's window: cutting it would change labels
                         continue
+                    if unit and unit[0][1] is sets[0]:
+                        example.pair = (unit[0][0], paired_slots(s, sets[0]))
                     example.drawn, carry = carry, 0
-                    pool.append(example)
+                    unit.append((example, s))
+                if unit:
+                    pool.append([e for e, _ in unit])
             if pool:
-                pool[-1].drawn += carry  # so that a resumed run goes on from the right set
-            pool.sort(key=lambda e: len(e.enc.prefix_ids))
-            chunks = [pool[i:i + cfg.batch_size] for i in range(0, len(pool), cfg.batch_size)]
+                pool[-1][-1].drawn += carry  # so that a resumed run goes on from the right set
+            pool.sort(key=lambda unit: len(unit[0].enc.prefix_ids))
+            chunks = [[]]
+            for unit in pool:
+                if chunks[-1] and len(chunks[-1]) + len(unit) > cfg.batch_size:
+                    chunks.append([])
+                chunks[-1] += unit
             rng.shuffle(chunks)
             for chunk in chunks:
-                yield TrainBatch.collate(chunk, self.tokenizer.pad, self.n_classes)
+                if chunk:
+                    yield TrainBatch.collate(chunk, self.tokenizer.pad, self.n_classes)
 
 
 def batches(cfg: TrainConfig, tokenizer: DecisionTokenizer, n_classes: int, start: int = 0,
@@ -542,15 +606,39 @@ def number_loss(model, states: torch.Tensor, targets: torch.Tensor) -> tuple[tor
     return F.cross_entropy(logits, targets[where]), (logits.argmax(-1) == targets[where]).float().mean().item()
 
 
+def contrast_loss(logits: torch.Tensor, labels: torch.Tensor, masked: torch.Tensor, pairs: torch.Tensor,
+                  B: int) -> tuple[torch.Tensor, float] | None:
+    """The contrast term of a set and its twin (TrainConfig.pair_weight). `logits` (K * B, S, C),
+    `labels` and `masked` (K * B, S) in rows k * B + b; `pairs` (P, 4) as TrainBatch.pairs. Over
+    every reveal pattern and every paired question whose answer differs between the two texts
+    and is masked in both: the mean of -log sigmoid(m), m = [log p_set(a) - log p_twin(a)] +
+    [log p_twin(b) - log p_set(b)], a the set's answer and b the twin's. A model that answers
+    the two texts alike has m = 0 whatever it answers, and what they share cancels in m: only
+    what the edit changed can raise it. Returns the term and the share of m > 0, or None where
+    no question qualifies."""
+    K = logits.shape[0] // B
+    at = torch.arange(K, device=pairs.device)[:, None] * B  # (K, 1): each pattern's first row
+    s_row, t_row = (at + pairs[:, 0]).flatten(), (at + pairs[:, 2]).flatten()
+    s_slot, t_slot = pairs[:, 1].repeat(K), pairs[:, 3].repeat(K)
+    a, b = labels[s_row, s_slot], labels[t_row, t_slot]
+    keep = (a != b) & masked[s_row, s_slot] & masked[t_row, t_slot]
+    if not keep.any():
+        return None
+    on_set = F.log_softmax(logits[s_row[keep], s_slot[keep]].float(), -1)  # (N, C)
+    on_twin = F.log_softmax(logits[t_row[keep], t_slot[keep]].float(), -1)
+    a, b = a[keep, None], b[keep, None]
+    m = (on_set.gather(1, a) - on_twin.gather(1, a) + on_twin.gather(1, b) - on_set.gather(1, b))[:, 0]
+    return -F.logsigmoid(m).mean(), (m > 0).float().mean().item()
 def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0,
                shared_prefix: bool = True, anchor=None, anchor_weight: float = 0.0, parts: dict | None = None,
-               number_weight: float = 0.0):
+               number_weight: float = 0.0, pair_weight: float = 0.0):
     """Masked-diffusion cross-entropy over masked slots, all reveal patterns sharing one prefix
     pass; with a teacher, mixed with KL(teacher || model) on the same slots; with an anchor
     (the frozen pretrained encoder), plus `anchor_weight` x anchor_distance; with number targets
-    in the batch, plus `number_weight` x their cross-entropy (`number_loss`). Returns (loss,
-    correct, masked), the last two for the first pattern, on the CPU; `parts` receives the
-    anchor distance and the number targets' accuracy as floats (for the log)."""
+    in the batch, plus `number_weight` x their cross-entropy (`number_loss`); with sets and their
+    twins in the batch, plus `pair_weight` x `contrast_loss`. Returns (loss, correct, masked), the
+    last two for the first pattern, on the CPU; `parts` receives the anchor distance, the number
+    targets' accuracy and the share of pairs the contrast term finds apart, as floats (for the log)."""
     batch = tb.batch
     K, B, S = tb.labels.shape
     labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
@@ -576,6 +664,11 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
         loss = loss + number_weight * targets_loss
         if parts is not None:
             parts["numbers"] = right
+    contrast = contrast_loss(logits, labels, masked, tb.pairs, B) if pair_weight > 0 and tb.pairs is not None else None
+    if contrast is not None:
+        loss = loss + pair_weight * contrast[0]
+        if parts is not None:
+            parts["pairs"] = contrast[1]
     correct = (logits.argmax(-1) == labels) & masked
     return loss, correct[:B].cpu(), masked[:B].cpu()
 
@@ -764,6 +857,7 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
     bar = tqdm(total=total, initial=state["drawn"], disable=not progress, unit="set", smoothing=0.05)
     window: list[torch.Tensor] = []  # the last 50 batches' _depth_counts
     number_window: list[float] = []  # the number targets' accuracy over the last 50 batches that had them
+    pair_window: list[float] = []  # the share of pairs told apart (contrast_loss) over the last 50 batches
     device = next(model.parameters()).device
     seen0 = state["examples"]
     waited, ready = 0.0, time.time()  # time spent waiting for the data workers (vs. in the step)
@@ -775,9 +869,11 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         parts: dict[str, float] = {}
         loss, correct, masked = batch_loss(model, tb.to(device), cfg.bf16, teacher, cfg.distill_weight,
                                            anchor=anchor, anchor_weight=cfg.anchor, parts=parts,
-                                           number_weight=cfg.number_targets)
+                                           number_weight=cfg.number_targets, pair_weight=cfg.pair_weight)
         if "numbers" in parts:  # the batch had number targets
             number_window = (number_window + [parts["numbers"]])[-50:]
+        if "pairs" in parts:  # the batch had a set and its twin apart on a masked question
+            pair_window = (pair_window + [parts["pairs"]])[-50:]
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(clipped(model), 1.0)
@@ -802,6 +898,8 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
             anchored = f" (anchor distance {parts['anchor']:.4f})" if "anchor" in parts else ""
             if number_window:
                 anchored += f" number targets {sum(number_window) / len(number_window):.3f}"
+            if pair_window:
+                anchored += f" twins told apart {sum(pair_window) / len(pair_window):.3f}"
             log(f"step {state['step']} sets {state['examples']} ({(state['examples'] - seen0) / elapsed:.0f}/s, "
                 f"{100 * waited / elapsed:.0f}% waiting for data) lr {opt.param_groups[0]['lr']:.2e} "
                 f"loss {loss.item():.4f}{anchored} depth-acc {state['depth_accuracy']} saved to {out}")
