@@ -43,7 +43,8 @@ def cmd_train(args) -> int:
 
     cfg = load_config(args.config, out=args.out, init=args.init, time_limit_min=args.time_limit_min,
                       threads=args.threads, seed=args.seed, batch_size=args.batch_size, lr=args.lr,
-                      data=args.data, data_twins=args.data_twins, use_corpus=False if args.no_corpus else None,
+                      data=args.data, data_twins=args.data_twins, pair_weight=args.pair_weight,
+                      use_corpus=False if args.no_corpus else None,
                       examples=args.examples)
     t0 = time.time()
     train(cfg, progress=not args.quiet)
@@ -286,6 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--data", nargs="+", type=Path, help="team JSONL files of labelled decision sets")
     t.add_argument("--data-twins", nargs="+", type=Path,
                    help="contrast twins of the --data sets, each file named as the data file of its sets")
+    t.add_argument("--pair-weight", type=float,
+                   help="weight of the contrast term on a set and its twin (TrainConfig.pair_weight; 0 = off)")
     t.add_argument("--no-corpus", action="store_true", help="train on --data alone")
     t.add_argument("--examples", type=int, help="train on this many sets (one stage)")
     t.add_argument("--time-limit-min", type=float, help="stop and save after this many minutes")
