@@ -629,6 +629,8 @@ def contrast_loss(logits: torch.Tensor, labels: torch.Tensor, masked: torch.Tens
     a, b = a[keep, None], b[keep, None]
     m = (on_set.gather(1, a) - on_twin.gather(1, a) + on_twin.gather(1, b) - on_set.gather(1, b))[:, 0]
     return -F.logsigmoid(m).mean(), (m > 0).float().mean().item()
+
+
 def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: float = 0.0,
                shared_prefix: bool = True, anchor=None, anchor_weight: float = 0.0, parts: dict | None = None,
                number_weight: float = 0.0, pair_weight: float = 0.0):
@@ -664,7 +666,9 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
         loss = loss + number_weight * targets_loss
         if parts is not None:
             parts["numbers"] = right
-    contrast = contrast_loss(logits, labels, masked, tb.pairs, B) if pair_weight > 0 and tb.pairs is not None else None
+    contrast = None
+    if pair_weight > 0 and tb.pairs is not None:
+        contrast = contrast_loss(logits, labels, masked, tb.pairs, B)
     if contrast is not None:
         loss = loss + pair_weight * contrast[0]
         if parts is not None:
