@@ -339,26 +339,29 @@ def team_variant(s: DecisionSet, rng: random.Random, shuffle_options: bool = Fal
     the same order each time is learned by heart sooner than read, and a question's answer
     should not hang on which others were asked beside it, nor on where its option was written."""
     n = len(s.questions)
-    keep = rng.sample(range(n), rng.randint(n - n // 3, n))  # a random subset, in random order
-    where = {old: new for new, old in enumerate(keep)}
-    variant = replace(s, questions=[s.questions[i] for i in keep], answers=[s.answers[i] for i in keep],
-                      depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
-                      links=[(tuple((where[q], a) for q, a in cond), (where[then[0]], then[1]))
-                             for cond, then in s.links if then[0] in where and all(q in where for q, _ in cond)],
-                      question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
+    variant = asking(s, rng.sample(range(n), rng.randint(n - n // 3, n)))  # a random subset, in random order
     return options_shuffled(variant, rng) if shuffle_options else variant
 
 
-def options_shuffled(s: DecisionSet, rng: random.Random) -> DecisionSet:
-    """The set with each categorical question's options in a new order, its answers and the
-    links of its context on the same options as before."""
-    moved = {}  # question -> {old option index: new}
+def asking(s: DecisionSet, keep: list[int]) -> DecisionSet:
+    """The set asking only its questions `keep`, in that order; the links of its context and the
+    labels of its questions' numbers follow them, and those about a question left out go."""
+    where = {old: new for new, old in enumerate(keep)}
+    return replace(s, questions=[s.questions[i] for i in keep], answers=[s.answers[i] for i in keep],
+                   depth=[s.depth[i] for i in keep], support=[s.support[i] for i in keep],
+                   links=[(tuple((where[q], a) for q, a in cond), (where[then[0]], then[1]))
+                          for cond, then in s.links if then[0] in where and all(q in where for q, _ in cond)],
+                   question_labels=[(where[q], v, lab) for q, v, lab in s.question_labels if q in where])
+
+
+def options_ordered(s: DecisionSet, orders: dict[int, list[int]]) -> DecisionSet:
+    """The set with question i's options in the order orders[i] (order[new] = old), its answers
+    and the links of its context on the same options as before."""
+    moved = {i: {old: new for new, old in enumerate(order)} for i, order in orders.items()}
     questions, answers = [], []
     for i, (q, a) in enumerate(zip(s.questions, s.answers)):
-        if q.kind == "categorical":
-            order = rng.sample(range(len(q.options)), len(q.options))  # order[new] = old
-            moved[i] = {old: new for new, old in enumerate(order)}
-            q, a = replace(q, options=tuple(q.options[j] for j in order)), moved[i][a]
+        if i in orders:
+            q, a = replace(q, options=tuple(q.options[j] for j in orders[i])), moved[i][a]
         questions.append(q)
         answers.append(a)
 
@@ -369,34 +372,23 @@ def options_shuffled(s: DecisionSet, rng: random.Random) -> DecisionSet:
                    links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in s.links])
 
 
+def options_shuffled(s: DecisionSet, rng: random.Random) -> DecisionSet:
+    """The set with each categorical question's options in a new order (options_ordered)."""
+    return options_ordered(s, {i: rng.sample(range(len(q.options)), len(q.options))
+                               for i, q in enumerate(s.questions) if q.kind == "categorical"})
+
+
 def paired_variant(twin: DecisionSet, like: DecisionSet) -> DecisionSet:
     """The twin asking what the variant `like` of its set asks, in the same order, with each
     categorical question's options in the same order where the two write the same options:
     the set and its twin then differ by the edit alone. A twin drops questions its writer
     dropped; those stay out."""
     by_id = {q.id: i for i, q in enumerate(twin.questions)}
-    keep = [by_id[q.id] for q in like.questions if q.id in by_id]
-    where = {old: new for new, old in enumerate(keep)}
+    asked = asking(twin, [by_id[q.id] for q in like.questions if q.id in by_id])
     options = {q.id: q.options for q in like.questions if q.kind == "categorical"}
-    questions, answers = [], []
-    for i in keep:
-        q, a = twin.questions[i], twin.answers[i]
-        if q.kind == "categorical" and sorted(options.get(q.id, ())) == sorted(q.options):
-            order = options[q.id]
-            q, a = replace(q, options=order), order.index(q.options[a])
-        questions.append(q)
-        answers.append(a)
-    moved = {i: {old: questions[where[i]].options.index(o) for old, o in enumerate(twin.questions[i].options)}
-             for i in keep if twin.questions[i].kind == "categorical"}
-
-    def slot(q: int, a: int) -> tuple[int, int]:
-        return where[q], moved.get(q, {}).get(a, a)
-
-    return replace(twin, questions=questions, answers=answers, depth=[twin.depth[i] for i in keep],
-                   support=[twin.support[i] for i in keep],
-                   links=[(tuple(slot(q, a) for q, a in cond), slot(*then)) for cond, then in twin.links
-                          if then[0] in where and all(q in where for q, _ in cond)],
-                   question_labels=[(where[q], v, lab) for q, v, lab in twin.question_labels if q in where])
+    return options_ordered(asked, {i: [q.options.index(o) for o in options[q.id]]
+                                   for i, q in enumerate(asked.questions) if q.kind == "categorical"
+                                   and sorted(options.get(q.id, ())) == sorted(q.options)})
 
 
 def paired_slots(twin: DecisionSet, of: DecisionSet) -> list[tuple[int, int]]:
