@@ -110,7 +110,8 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
     if not tok_path.is_file():
         raise CheckpointError(f"{tok_path}: missing")
     try:
-        tokenizer = DecisionTokenizer(tok_path, max_length=cfg.max_position, noun_names=cfg.noun_names)
+        tokenizer = DecisionTokenizer(tok_path, max_length=cfg.max_position, noun_names=cfg.noun_names,
+                                  reading_notes=cfg.reading_notes)
     except Exception as e:  # tokenizers raises its own Exception type
         raise CheckpointError(f"{tok_path}: cannot load tokenizer ({e})") from None
     if tokenizer.vocab_size != cfg.vocab_size:
@@ -196,7 +197,7 @@ def calibration(ckpt: Checkpoint, fitted_on: str | None = None) -> dict:
 # at that value they stay out of the fingerprint, so that older checkpoints still load
 ADDED_FIELDS = {"number_ranks": 0, "number_spread": False, "number_relative": 0, "name_links": 0,
                 "question_compare": 0, "number_links": False, "noun_names": False,
-                "option_context": False, "number_head": False}
+                "option_context": False, "number_head": False, "reading_notes": False}
 
 
 def fingerprint(weights: Path, cfg: ModelConfig) -> str:
@@ -240,7 +241,8 @@ def warm_start(cfg: ModelConfig, encoder_dir: Path | None = None) -> Checkpoint:
     """A fresh model whose encoder comes from all-MiniLM-L6-v2; new parts are random."""
     encoder_dir = encoder_dir or pretrained_encoder_dir()
     tokenizer = DecisionTokenizer(encoder_dir / "tokenizer.json", max_length=cfg.max_position,
-                                  noun_names=cfg.noun_names)
+                                  noun_names=cfg.noun_names,
+                                  reading_notes=cfg.reading_notes)
     model = BlockDiffusionModel(cfg)
     model.init_weights()
     state = hf_bert_state_dict(load_file(str(encoder_dir / "model.safetensors")), cfg.n_layers)
@@ -257,5 +259,6 @@ def random_init(cfg: ModelConfig, tokenizer_path: Path, seed: int = 0) -> Checkp
     torch.manual_seed(seed)
     model = BlockDiffusionModel(cfg)
     model.init_weights()
-    return Checkpoint(model, DecisionTokenizer(tokenizer_path, cfg.max_position, noun_names=cfg.noun_names),
+    return Checkpoint(model, DecisionTokenizer(tokenizer_path, cfg.max_position, noun_names=cfg.noun_names,
+                                  reading_notes=cfg.reading_notes),
                       name="random", version="0")

@@ -10,7 +10,9 @@ model scores an option by its content (the words of the option), so each request
 carries the token ids of every option, and where each option's words start in the prefix
 (a model may read them there, in context). Every prefix token that is part of a number carries
 the number's rank among the request's numbers (engine/numbers.py), 0 elsewhere, and every
-prefix token the bit mask of the names its sentence mentions (engine/names.py).
+prefix token the bit mask of the names its sentence mentions (engine/names.py). With
+`reading_notes` the context first gets its readings compared with their limits, in words
+(engine/notes.py).
 This module knows nothing of the model or of torch.
 """
 
@@ -23,6 +25,7 @@ from pathlib import Path
 from tokenizers import Tokenizer
 
 from decider.engine.names import token_links
+from decider.engine.notes import annotate
 from decider.engine.numbers import token_ranks
 from decider.engine.request import MAX_OPTIONS, MAX_QUESTIONS, DecisionInputError, Question, answer_classes
 
@@ -47,9 +50,11 @@ class EncodedRequest:
 
 
 class DecisionTokenizer:
-    def __init__(self, path: str | Path, max_length: int = 512, noun_names: bool = False):
+    def __init__(self, path: str | Path, max_length: int = 512, noun_names: bool = False,
+                 reading_notes: bool = False):
         self.path = Path(path)
         self.noun_names = noun_names  # names after "the" link sentences too (engine/names.py)
+        self.reading_notes = reading_notes  # readings compared with their limits, in words (engine/notes.py)
         self.tok = Tokenizer.from_file(str(path))
         self.tok.no_padding()
         self.tok.no_truncation()
@@ -69,7 +74,11 @@ class DecisionTokenizer:
     def encode(self, context: str, questions: list[Question], truncate: bool = False) -> EncodedRequest:
         return self.encode_batch([(context, questions)], truncate)[0]
 
-    def encode_batch(self, requests: list[tuple[str, list[Question]]], truncate: bool = False) -> list[EncodedRequest]:
+    def encode_batch(self, requests: list[tuple[str, list[Question]]], truncate: bool = False,
+                     notes: bool | None = None) -> list[EncodedRequest]:
+        raw = requests
+        if self.reading_notes if notes is None else notes:
+            requests = [(annotate(context, [q.text for q in questions]), questions) for context, questions in requests]
         texts = []
         for context, questions in requests:
             texts.append(context)
@@ -79,7 +88,7 @@ class DecisionTokenizer:
         encodings = self.tok.encode_batch(texts, add_special_tokens=False)
         pieces = iter(encodings)
         out, first = [], 0
-        for context, questions in requests:
+        for r, (context, questions) in enumerate(requests):
             n_texts = 1 + sum(1 + len(q.options) for q in questions)
             mine = encodings[first:first + n_texts]
             offsets = [e.offsets for e in mine]
@@ -107,6 +116,10 @@ class DecisionTokenizer:
                 raise DecisionInputError(
                     f"the questions alone take {q_len} tokens of the model's {self.max_length}-token window; "
                     "ask fewer questions or shorten their text and options", field="questions")
+            if len(ctx) > budget and context != raw[r][0]:
+                # the notes made it too long: the context as written, without them
+                out.extend(self.encode_batch([raw[r]], truncate, notes=False))
+                continue
             if len(ctx) > budget:
                 if not truncate:
                     raise DecisionInputError(

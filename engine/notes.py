@@ -1,0 +1,235 @@
+"""Reading notes: each reading compared with its limits in words, written into the context.
+
+"02:40 TT-1104 131.5 °C" and, two sentences earlier, "K-101 trips on high discharge temperature
+(TT-1104 > 128 °C)": the number ranks and name links (engine/numbers.py, engine/names.py) give a
+small encoder what it needs to compare the two, and it has never learned to (NOTES.md, versions 6
+to 38). Comparing two numbers is arithmetic, so code does it, and the encoder reads the result as
+words: the reading becomes "131.5 °C (above 128 °C)", and "Has K-101 tripped?" is then a question
+about the words "above" and "trips", which the encoder reads well.
+
+What is compared:
+- a quantity is a number with a unit after it ("131.5 °C", "(90) days", "64%", "1.2 m/s") or a
+  currency before it ("$250,000", "EUR 1,200"); units are compared as written, after folding
+  spellings ("days"/"business days"/"day", "°C"/"degC"), never converted;
+- a limit is a quantity that a limit word shortly before it introduces, within its clause ("trip",
+  "alarm", "set point", "SP", "limit", "rated", "at least", "not exceed", "closer than", ">", ...),
+  or a band ("normal window 2.0 to 3.5 barg", "between 40 and 60 %"); every quantity a question
+  writes is a limit as well ("Is the interstage temperature above 128 °C?");
+- every other quantity of the context is a reading, and is compared with at most `MAX_LIMITS`
+  limits of its unit, from the first of these that has any: the limits of its own sentence; the
+  limits of sentences that name its tag (the last tag before it in its sentence, "TT-1104"); of
+  sentences that name another tag before it in its sentence ("II-917 [motor current of BL-642A]
+  456.7 A"); of sentences that name no tag. A question's limits join the readings of the tags it
+  names (every reading of the unit, for a question that names none, and a reading that follows
+  no tag takes every question's).
+
+The note says "above", "below" or "equal to" the limit, and "within" or "outside" a band. The
+text is otherwise unchanged. This module knows nothing of the model or of torch.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from decider.engine.names import sentence_spans
+from decider.engine.numbers import number_spans
+
+MAX_LIMITS = 2  # limits a note names, nearest first
+
+# unit spellings, folded to one key each; a unit must end at a word boundary
+UNITS = {
+    "°C": "degC", "° C": "degC", "degC": "degC", "deg C": "degC", "degrees C": "degC", "degrees Celsius": "degC",
+    "deg. C": "degC", "°F": "degF", "degF": "degF", "deg F": "degF", "degrees F": "degF",
+    "degrees Fahrenheit": "degF", "amps": "A", "amp": "A", "amperes": "A", "volts": "V", "kilovolts": "kV",
+    "lpm": "l/min", "m³/hr": "m3/h", "m3/hr": "m3/h", "metres": "m", "meters": "m", "metre": "m", "meter": "m",
+    "millimetres": "mm", "mm/sec": "mm/s", "m/sec": "m/s", "kilograms": "kg", "kilometres": "km",
+    "%": "%", "percent": "%", "per cent": "%", "%RH": "%RH",
+    "barg": "barg", "bara": "bara", "bar": "bar", "mbar": "mbar", "psi": "psi", "psig": "psig",
+    "Pa": "Pa", "kPa": "kPa", "MPa": "MPa", "mmHg": "mmHg", "inH2O": "inH2O",
+    "A": "A", "mA": "mA", "kA": "kA", "V": "V", "kV": "kV", "mV": "mV",
+    "W": "W", "kW": "kW", "MW": "MW", "kWh": "kWh", "MWh": "MWh", "kVA": "kVA", "MVA": "MVA",
+    "Hz": "Hz", "rpm": "rpm", "RPM": "rpm",
+    "m": "m", "mm": "mm", "cm": "cm", "km": "km", "µm": "um", "um": "um",
+    "m/s": "m/s", "mm/s": "mm/s", "km/h": "km/h", "mph": "mph", "m/s2": "m/s2", "m/s²": "m/s2",
+    "m3/h": "m3/h", "m³/h": "m3/h", "Nm3/h": "Nm3/h", "t/h": "t/h", "kg/h": "kg/h",
+    "l/min": "l/min", "L/min": "l/min", "l/s": "l/s", "L/s": "l/s", "gpm": "gpm",
+    "L": "l", "l": "l", "litres": "l", "liters": "l", "ml": "ml", "mL": "ml", "m3": "m3", "m³": "m3",
+    "kg": "kg", "g": "g", "mg": "mg", "t": "t", "tonnes": "t", "tons": "t", "lb": "lb", "lbs": "lb",
+    "ppm": "ppm", "ppb": "ppb", "mg/L": "mg/l", "mg/l": "mg/l", "mg/m3": "mg/m3", "mg/Nm3": "mg/Nm3",
+    "NTU": "NTU", "µS/cm": "uS/cm", "uS/cm": "uS/cm", "%LEL": "%LEL", "LEL": "%LEL", "Nm": "Nm",
+    "N": "N", "kN": "kN", "dB": "dB", "dBA": "dBA", "dB(A)": "dBA", "lux": "lux", "mSv/h": "mSv/h",
+    "µSv/h": "uSv/h", "Ah": "Ah", "mAh": "mAh", "cycles": "cycles",
+    "ms": "ms", "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+    "min": "min", "mins": "min", "minute": "min", "minutes": "min",
+    "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+    "day": "day", "days": "day", "business days": "day", "working days": "day", "calendar days": "day",
+    "Business Days": "day", "Working Days": "day", "week": "week", "weeks": "week",
+    "month": "month", "months": "month", "year": "year", "years": "year",
+}
+CURRENCIES = {"$": "USD", "US$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP", "€": "EUR", "EUR": "EUR",
+              "CHF": "CHF", "JPY": "JPY", "¥": "JPY", "CAD": "CAD", "AUD": "AUD"}
+_UNIT = re.compile(r"(?:\s?\([a-z][a-z -]*\))?\)?\s?(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+                   + r")(?![\w/²³])")
+_CURRENCY = re.compile(r"(?:" + "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
+                       + r")\s?$")
+_SCALE = re.compile(r"\s?(million|m|bn|billion|k)\b", re.IGNORECASE)
+
+# words that make the quantity after them a limit, within its clause
+LIMIT_WORDS = re.compile(
+    r"\b(?:trips?|tripped|trip point|alarms?|limits?|limited|set ?points?|SP|thresholds?|max(?:imum)?|"
+    r"min(?:imum)?|rated|rating|exceeds?|exceeding|above|below|over|under|greater|less|lower|higher|more|"
+    r"fewer|at least|at most|up to|no more|not (?:to )?exceed|closer|further|farther|within|window|range|"
+    r"band|between|caps?|capped|ceiling|floor|allowed|allowable|permitted|permissible|target|spec|"
+    r"specification|tolerance|setting|interlock|shutdown|cut-?out|cut-?in|HH|LL|H|L|PAH|PAL|TAH|TAL|"
+    r"high|low|design|MAWP|MOP|SIL|quota|budget|cap of|threshold of|ceiling of|no later than|"
+    r"no less than|no fewer than|not less than|not more than|minimum of|maximum of|reach|reaches|reaching|hits?|"
+    r"comes? up to|falls? to|drops? to|gets? to)\b|[<>≤≥]|=<|>=|<=",
+    re.IGNORECASE)
+# ... or that a few words after it name as a limit: "90.0 °C is the hi-hi alarm", "20% or less"
+LIMIT_AFTER = re.compile(
+    r"\W{0,3}(?:or (?:less|more|lower|higher|above|below|greater|fewer|over|under)|and (?:above|below|over|under)|"
+    r"(?:is|are|as|being) (?:the|its|their|a|an)\b[^,;.]{0,40}?\b(?:alarm|trip|limit|set ?point|setting|threshold|"
+    r"rating|maximum|minimum|cap))", re.IGNORECASE)
+BAND = re.compile(r"\s*(?:to|and|-|–|—)\s*")
+CLAUSE_START = re.compile(r"[,;:.(\n]\s|[(\[]")
+WORDS_BACK = 6
+
+TAG = re.compile(r"(?<![\w-])[A-Z]{1,6}-[A-Z0-9]*\d[A-Z0-9]*(?:-[A-Z0-9]+)*(?![\w-])")
+
+
+@dataclass
+class Quantity:
+    start: int        # where its number starts
+    end: int          # where the note goes: after its unit
+    value: Decimal
+    unit: str
+    text: str         # as written, number and unit
+    sentence: int
+    limit: bool = False
+    high: Decimal | None = None  # a band's upper end (value is its lower end)
+    tags: tuple[str, ...] = ()  # the tags before it in its sentence, the nearest last
+
+
+def _sentence_of(spans: list[tuple[int, int]], pos: int) -> int:
+    return next((i for i, (s, e) in enumerate(spans) if s <= pos <= e), len(spans) - 1)
+
+
+def _is_limit(text: str, start: int, end: int, sentence_start: int) -> bool:
+    """A limit word among the few words before `start`, within the clause, or a limit named right
+    after `end`."""
+    if LIMIT_AFTER.match(text, end):
+        return True
+    window = re.sub(r"\(\s*$", "", text[sentence_start:start])  # "ninety (90) days": the words before "("
+    cut = 0
+    for m in CLAUSE_START.finditer(window):
+        cut = m.end()
+    window = " ".join(window[cut:].split()[-WORDS_BACK:])
+    return bool(LIMIT_WORDS.search(window))
+
+
+def _unit_after(text: str, end: int) -> tuple[str, int, str] | None:
+    """The unit written right after a number that ends at `end`: (its key, where it ends, how the
+    note writes number and unit: " °C", "%", " days" for "ninety (90) days")."""
+    m = _UNIT.match(text, end)
+    if m is None:
+        return None
+    space = " " if text[m.start(1) - 1].isspace() else ""
+    return UNITS[m.group(1)], m.end(), space + m.group(1)
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number with a unit (or currency) in `text`, bands joined, each marked limit or not."""
+    sentences = sentence_spans(text)
+    spans = number_spans(text)
+    out: list[Quantity] = []
+    i = 0
+    while i < len(spans):
+        s, e, value = spans[i]
+        sentence = _sentence_of(sentences, s)
+        opens = sentences[sentence][0]
+        start, end, unit, written = s, e, None, ""
+        if after := _unit_after(text, e):
+            unit, end, written = after
+        elif c := _CURRENCY.search(text, max(0, s - 4), s):
+            unit, start = CURRENCIES[c.group(0).strip()], c.start()
+            if sc := _SCALE.match(text, e):
+                end, written = sc.end(), sc.group(0)
+                value *= {"k": 10**3, "m": 10**6, "million": 10**6, "bn": 10**9, "billion": 10**9}[sc.group(1).lower()]
+        # a band: "2.0 to 3.5 barg", "between 40 % and 60 %", where a limit word says it is one
+        band = BAND.match(text, end if unit is not None and after else e)
+        if i + 1 < len(spans) and band and band.end() == spans[i + 1][0]:
+            _, e2, high = spans[i + 1]
+            after2 = _unit_after(text, e2)
+            unit2, end2, written2 = after2 if after2 else (unit, e2, written)
+            if unit2 is not None and unit in (None, unit2) and high > value and (
+                    _is_limit(text, start, end2, opens) or re.search(r"\bbetween\s*$", text[opens:start])):
+                out.append(Quantity(start, end2, value, unit2, text[start:e2] + written2, sentence, limit=True,
+                                    high=high))
+                i += 2
+                continue
+        if unit is not None:
+            out.append(Quantity(start, end, value, unit, text[start:e] + written, sentence,
+                                limit=_is_limit(text, start, end, opens)))
+        i += 1
+    for q in out:
+        q.tags = tuple(TAG.findall(text[sentences[q.sentence][0]:q.start]))
+    return out
+
+
+def _compare(reading: Quantity, limit: Quantity) -> str:
+    if limit.high is not None:
+        if limit.value <= reading.value <= limit.high:
+            return f"within {limit.text}"
+        return f"outside {limit.text}"
+    if reading.value > limit.value:
+        return f"above {limit.text}"
+    if reading.value < limit.value:
+        return f"below {limit.text}"
+    return f"equal to {limit.text}"
+
+
+def annotate(context: str, questions: list[str] = ()) -> str:
+    """`context` with a note after each reading that has limits to compare with."""
+    qs = quantities(context)
+    if not qs:
+        return context
+    sentences = sentence_spans(context)
+    tags_of = [set(TAG.findall(context[s:e])) for s, e in sentences]
+    limits = [q for q in qs if q.limit]
+    asked: list[tuple[Quantity, set[str]]] = []
+    for text in questions:
+        q_tags = set(TAG.findall(text))
+        for q in quantities(text):
+            asked.append((q, q_tags))
+    notes = []
+    for r in qs:
+        if r.limit:
+            continue
+        same = [q for q in limits if q.unit == r.unit]
+        tiers = (
+            [q for q in same if q.sentence == r.sentence],
+            [q for q in same if r.tags and r.tags[-1] in tags_of[q.sentence]],
+            [q for q in same if tags_of[q.sentence] & set(r.tags)],
+            [q for q in same if not tags_of[q.sentence]],
+        )
+        chosen = next((t for t in tiers if t), [])
+        chosen = sorted(chosen, key=lambda q: abs(q.start - r.start))[:MAX_LIMITS]
+        chosen += [q for q, q_tags in asked
+                   if q.unit == r.unit and q.value != r.value and (not q_tags or not r.tags or q_tags & set(r.tags))]
+        said, seen = [], set()
+        for q in chosen:
+            key = (q.value, q.high)
+            if key not in seen:
+                seen.add(key)
+                said.append(_compare(r, q))
+        if said:
+            notes.append((r.end, " (" + "; ".join(said) + ")"))
+    out, last = [], 0
+    for pos, note in notes:
+        out.append(context[last:pos])
+        out.append(note)
+        last = pos
+    out.append(context[last:])
+    return "".join(out)

@@ -1,0 +1,102 @@
+"""Reading notes: which quantities are limits, which limits a reading is compared with, what the
+note says, and the tokenizer that writes them (and leaves them out where they would not fit)."""
+
+import re
+
+from decider.engine.checkpoint import load_checkpoint, save_checkpoint
+from decider.engine.notes import annotate, quantities
+from decider.engine.request import Question
+
+
+def notes(text: str) -> list[str]:
+    return re.findall(r" \(((?:above|below|equal to|within|outside) [^)]*)\)", text)
+
+
+def test_a_reading_is_compared_with_the_limit_that_names_its_tag():
+    context = ("Interlock I-301: K-101 trips on high discharge temperature (TT-1104 > 128 °C). "
+               "02:40 TT-1104 131.5 °C, TT-1105 (interstage) 96.2 °C.")
+    out = annotate(context)
+    assert "TT-1104 131.5 °C (above 128 °C)," in out
+    assert "96.2 °C (below 128 °C)" in out  # its sentence names TT-1104 before it
+    assert out.replace(" (above 128 °C)", "").replace(" (below 128 °C)", "") == context
+
+
+def test_equal_to_a_limit_is_said_as_equal_and_decimals_compare_by_value():
+    out = annotate("P-101A trips at or above 44 A. P-101A amps 44.0 A. Vibration 7.15 mm/s, H alarm 7.2 mm/s.")
+    assert "44.0 A (equal to 44 A)" in out
+    assert "7.15 mm/s (below 7.2 mm/s)" in out
+
+
+def test_a_band_says_within_or_outside():
+    assert notes(annotate("Suction PT-1101 2.4 barg, normal window 2.0 to 3.5 barg.")) == ["within 2.0 to 3.5 barg"]
+    assert notes(annotate("Suction PT-1101 3.6 barg, normal window 2.0 to 3.5 barg.")) == ["outside 2.0 to 3.5 barg"]
+    # a trend is not a band: no limit word before it
+    assert notes(annotate("TT-7 rose from 80 to 95 °C.")) == []
+
+
+def test_another_tag_s_limit_is_not_this_reading_s_and_units_must_match():
+    out = annotate("P-101A trips on motor current at or above 44 A. P-102A on the glycol loop drawing 46.0 A.")
+    assert notes(out) == []
+    assert notes(annotate("The high-level alarm is 90 %. LT-12 reads 2.5 m.")) == []
+
+
+def test_a_limit_said_after_its_number_and_unit_words_in_full():
+    out = annotate("90.0 degrees Celsius is the hi-hi alarm for TT-345. TT-345 is showing 93 degrees Celsius.")
+    assert notes(out) == ["above 90.0 degrees Celsius"]
+    out = annotate("When TUG-15's state of charge is 20% or less, reserve C4. TUG-15 battery 22%.")
+    assert notes(out) == ["above 20%"]
+
+
+def test_spelled_numbers_with_figures_are_limits_where_a_limit_word_precedes_them():
+    found = quantities("Notice of at least ninety (90) days is needed. Notice was given 60 days before the end.")
+    assert [(q.value, q.unit, q.limit) for q in found] == [(90, "day", True), (60, "day", False)]
+    assert notes(annotate("Notice of at least ninety (90) days is needed. Notice was given 60 days before."))[0] == \
+        "below 90 days"
+
+
+def test_a_question_s_number_is_a_limit_for_the_readings_it_asks_about():
+    context = "TT-1105 (interstage) 96.2 °C. Obstacle at 0.8 m ahead."
+    out = annotate(context, ["Is TT-1105 above 128 °C?", "Is the obstacle closer than 1.0 m?"])
+    assert "96.2 °C (below 128 °C)" in out
+    assert "0.8 m (below 1.0 m)" in out  # a reading after no tag takes every question's limits
+    assert notes(annotate(context, ["Is TT-9 above 128 °C?"])) == []  # another tag's
+
+
+def test_the_nearest_limits_only_and_currencies_before_their_number():
+    out = annotate("Alarm L 15 %, H 90 %, HH 95 %. LT-12 92.0 %.")
+    assert notes(out) == ["below 95 %; above 90 %"]
+    out = annotate("Liability is capped at $250,000. The claim is for $310,000.")
+    assert notes(out) == ["above $250,000"]
+
+
+def test_text_without_quantities_comes_back_as_it_was():
+    for text in ("The pump is running. If the pump stops, the valve closes.", "Clause 9.2 applies.", ""):
+        assert annotate(text, ["Is the pump running?"]) == text
+
+
+def test_the_tokenizer_writes_the_notes_and_leaves_them_out_where_they_would_not_fit(tiny):
+    tok = tiny.tokenizer
+    context = "TT-1 trip at 128 °C. TT-1 reads 131.5 °C."
+    questions = [Question("q", "Has TT-1 tripped?", "boolean")]
+    plain = tok.encode(context, questions)
+    tok.reading_notes = True
+    noted = tok.encode(context, questions)
+    assert tok.tok.decode(noted.prefix_ids).count("above 128") == 1
+    assert len(noted.prefix_ids) > len(plain.prefix_ids)
+    # a context that fits the window only as written: encoded as written, not refused
+    def tokens(text):
+        return len(tok.tok.encode(text, add_special_tokens=False).ids)
+    room = tok.max_length - (len(plain.prefix_ids) - tokens(context))
+    long = "ok " * (room - tokens(context)) + context
+    assert tokens(long) <= room < tokens(annotate(long))
+    enc = tok.encode(long, questions)
+    assert len(enc.prefix_ids) <= tok.max_length and "above" not in tok.tok.decode(enc.prefix_ids)
+
+
+def test_a_checkpoint_keeps_its_reading_notes(tiny, tmp_path):
+    from decider.engine.model import ModelConfig
+
+    tiny.model.cfg = ModelConfig.model_validate({**tiny.model.cfg.model_dump(), "reading_notes": True})
+    save_checkpoint(tiny, tmp_path / "ck")
+    loaded = load_checkpoint(tmp_path / "ck")
+    assert loaded.model.cfg.reading_notes and loaded.tokenizer.reading_notes
