@@ -17,9 +17,9 @@ What is compared:
   writes is a limit as well ("Is the interstage temperature above 128 °C?");
 - every other quantity of the context is a reading, and is compared with at most `MAX_LIMITS`
   limits of its unit, from the first of these that has any: the limits of its own sentence; the
-  limits of sentences that name its tag (the last tag before it in its sentence, "TT-1104"); of
-  sentences that name another tag before it in its sentence ("II-917 [motor current of BL-642A]
-  456.7 A"); of sentences that name no tag. A question's limits join the readings of the tags it
+  limits of sentences that name its tag (the last tag before it in its sentence, else the first
+  after: "TT-1104"); of sentences that name another tag of its sentence ("II-917 [motor current
+  of BL-642A] 456.7 A"); of sentences that name no tag. A question's limits join the readings of the tags it
   names (every reading of the unit, for a question that names none, and a reading that follows
   no tag takes every question's).
 
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from decider.engine.names import sentence_spans
-from decider.engine.numbers import number_spans
+from decider.engine.numbers import PERCENT_OF, number_spans
 
 MAX_LIMITS = 2  # limits a note names, nearest first
 
@@ -50,10 +50,12 @@ UNITS = {
     "Pa": "Pa", "kPa": "kPa", "MPa": "MPa", "mmHg": "mmHg", "inH2O": "inH2O",
     "A": "A", "mA": "mA", "kA": "kA", "V": "V", "kV": "kV", "mV": "mV",
     "W": "W", "kW": "kW", "MW": "MW", "kWh": "kWh", "MWh": "MWh", "kVA": "kVA", "MVA": "MVA",
-    "Hz": "Hz", "rpm": "rpm", "RPM": "rpm",
+    "Hz": "Hz", "rpm": "rpm", "RPM": "rpm", "r/min": "rpm", "rev/min": "rpm", "pct": "%", "bar g": "barg",
+    "bar(g)": "barg", "bar a": "bara", "C": "degC", "F": "degF", "deg. F": "degF",
     "m": "m", "mm": "mm", "cm": "cm", "km": "km", "µm": "um", "um": "um",
     "m/s": "m/s", "mm/s": "mm/s", "km/h": "km/h", "mph": "mph", "m/s2": "m/s2", "m/s²": "m/s2",
-    "m3/h": "m3/h", "m³/h": "m3/h", "Nm3/h": "Nm3/h", "t/h": "t/h", "kg/h": "kg/h",
+    "m3/h": "m3/h", "m³/h": "m3/h", "Nm3/h": "Nm3/h", "t/h": "t/h", "tph": "t/h", "t/hr": "t/h", "kg/h": "kg/h", "kg/hr": "kg/h",
+    "bbl": "bbl", "bpd": "bpd", "gal": "gal", "gallons": "gal", "MMscfd": "MMscfd", "scfm": "scfm", "Nm3": "Nm3",
     "l/min": "l/min", "L/min": "l/min", "l/s": "l/s", "L/s": "l/s", "gpm": "gpm",
     "L": "l", "l": "l", "litres": "l", "liters": "l", "ml": "ml", "mL": "ml", "m3": "m3", "m³": "m3",
     "kg": "kg", "g": "g", "mg": "mg", "t": "t", "tonnes": "t", "tons": "t", "lb": "lb", "lbs": "lb",
@@ -80,7 +82,7 @@ _SCALE = re.compile(r"\s?(million|m|bn|billion|k)\b", re.IGNORECASE)
 LIMIT_WORDS = re.compile(
     r"\b(?:trips?|tripped|trip point|alarms?|limits?|limited|set ?points?|SP|thresholds?|max(?:imum)?|"
     r"min(?:imum)?|rated|rating|exceeds?|exceeding|above|below|over|under|greater|less|lower|higher|more|"
-    r"fewer|at least|at most|up to|no more|not (?:to )?exceed|closer|further|farther|within|window|range|"
+    r"fewer|at least|at most|up to|no more|not (?:to )?exceed|closer|further|farther|within|window|"
     r"band|between|caps?|capped|ceiling|floor|allowed|allowable|permitted|permissible|target|spec|"
     r"specification|tolerance|setting|interlock|shutdown|cut-?out|cut-?in|HH|LL|H|L|PAH|PAL|TAH|TAL|"
     r"high|low|design|MAWP|MOP|SIL|quota|budget|cap of|threshold of|ceiling of|no later than|"
@@ -92,9 +94,11 @@ LIMIT_AFTER = re.compile(
     r"\W{0,3}(?:or (?:less|more|lower|higher|above|below|greater|fewer|over|under)|and (?:above|below|over|under)|"
     r"(?:is|are|as|being) (?:the|its|their|a|an)\b[^,;.]{0,40}?\b(?:alarm|trip|limit|set ?point|setting|threshold|"
     r"rating|maximum|minimum|cap))", re.IGNORECASE)
+BAND_WORDS = re.compile(r"\b(?:range|window|band|between|normal|operating|allowed|limits?)\b", re.IGNORECASE)
 BAND = re.compile(r"\s*(?:to|and|-|–|—)\s*")
-CLAUSE_START = re.compile(r"[,;:.(\n]\s|[(\[]")
-WORDS_BACK = 6
+CLAUSE_START = re.compile(r"[,;.(\n]\s|[(\[]")
+WORDS_BACK = 9
+FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")  # tags are a reading's across ";": "PT-700 is at 90 mbar; that is DR-186's"
 
 TAG = re.compile(r"(?<![\w-])[A-Z]{1,6}-[A-Z0-9]*\d[A-Z0-9]*(?:-[A-Z0-9]+)*(?![\w-])")
 
@@ -109,7 +113,8 @@ class Quantity:
     sentence: int
     limit: bool = False
     high: Decimal | None = None  # a band's upper end (value is its lower end)
-    tags: tuple[str, ...] = ()  # the tags before it in its sentence, the nearest last
+    tag: str | None = None      # its tag: the nearest before it in its sentence (to a full stop), else the nearest after
+    tags: frozenset[str] = frozenset()  # every tag of that sentence
 
 
 def _sentence_of(spans: list[tuple[int, int]], pos: int) -> int:
@@ -127,6 +132,11 @@ def _is_limit(text: str, start: int, end: int, sentence_start: int) -> bool:
         cut = m.end()
     window = " ".join(window[cut:].split()[-WORDS_BACK:])
     return bool(LIMIT_WORDS.search(window))
+
+
+def _figure(value: Decimal) -> str:
+    """6800.00 -> "6800", 352.80 -> "352.8"."""
+    return format(value.normalize(), "f")
 
 
 def _unit_after(text: str, end: int) -> tuple[str, int, str] | None:
@@ -157,6 +167,14 @@ def quantities(text: str) -> list[Quantity]:
             if sc := _SCALE.match(text, e):
                 end, written = sc.end(), sc.group(0)
                 value *= {"k": 10**3, "m": 10**6, "million": 10**6, "bn": 10**9, "billion": 10**9}[sc.group(1).lower()]
+        # "80% of rated (8500 r/min)": the share's value (number_spans), in the unit of its base
+        if unit == "%" and (of := PERCENT_OF.match(text, e)) and i + 1 < len(spans) and of.end() == spans[i + 1][0] \
+                and (base := _unit_after(text, spans[i + 1][1])):
+            unit, end, written = base
+            out.append(Quantity(start, end, value, unit, _figure(value) + written, sentence,
+                                limit=_is_limit(text, start, end, opens)))
+            i += 2
+            continue
         # a band: "2.0 to 3.5 barg", "between 40 % and 60 %", where a limit word says it is one
         band = BAND.match(text, end if unit is not None and after else e)
         if i + 1 < len(spans) and band and band.end() == spans[i + 1][0]:
@@ -164,7 +182,8 @@ def quantities(text: str) -> list[Quantity]:
             after2 = _unit_after(text, e2)
             unit2, end2, written2 = after2 if after2 else (unit, e2, written)
             if unit2 is not None and unit in (None, unit2) and high > value and (
-                    _is_limit(text, start, end2, opens) or re.search(r"\bbetween\s*$", text[opens:start])):
+                    _is_limit(text, start, end2, opens) or BAND_WORDS.search(text, max(opens, start - 40), start)
+                    or BAND_WORDS.match(text, end2 + 1)):
                 out.append(Quantity(start, end2, value, unit2, text[start:e2] + written2, sentence, limit=True,
                                     high=high))
                 i += 2
@@ -173,63 +192,60 @@ def quantities(text: str) -> list[Quantity]:
             out.append(Quantity(start, end, value, unit, text[start:e] + written, sentence,
                                 limit=_is_limit(text, start, end, opens)))
         i += 1
+    stops = [0, *(m.end() for m in FULL_STOP.finditer(text)), len(text) + 1]
     for q in out:
-        q.tags = tuple(TAG.findall(text[sentences[q.sentence][0]:q.start]))
+        opens = max(a for a in stops if a <= q.start)
+        closes = min(a for a in stops if a > q.start)
+        before, after = TAG.findall(text[opens:q.start]), TAG.findall(text[q.end:closes])
+        q.tag = before[-1] if before else after[0] if after else None
+        q.tags = frozenset(before + after)
     return out
 
 
-def _compare(reading: Quantity, limit: Quantity) -> str:
+def relation(reading: Quantity, limit: Quantity) -> str:
+    """How `reading` stands to `limit`: above, below, equal to; within or outside a band."""
     if limit.high is not None:
-        if limit.value <= reading.value <= limit.high:
-            return f"within {limit.text}"
-        return f"outside {limit.text}"
+        return "within" if limit.value <= reading.value <= limit.high else "outside"
     if reading.value > limit.value:
-        return f"above {limit.text}"
-    if reading.value < limit.value:
-        return f"below {limit.text}"
-    return f"equal to {limit.text}"
+        return "above"
+    return "below" if reading.value < limit.value else "equal to"
 
 
-def annotate(context: str, questions: list[str] = ()) -> str:
-    """`context` with a note after each reading that has limits to compare with."""
+def pairs(context: str, questions: list[str] = ()) -> list[tuple[Quantity, list[Quantity]]]:
+    """Each reading of `context` that has limits to compare with, and those limits (the
+    context's nearest first, then the questions'; one of each value)."""
     qs = quantities(context)
-    if not qs:
-        return context
     sentences = sentence_spans(context)
     tags_of = [set(TAG.findall(context[s:e])) for s, e in sentences]
     limits = [q for q in qs if q.limit]
-    asked: list[tuple[Quantity, set[str]]] = []
-    for text in questions:
-        q_tags = set(TAG.findall(text))
-        for q in quantities(text):
-            asked.append((q, q_tags))
-    notes = []
+    asked = [(q, set(TAG.findall(text))) for text in questions for q in quantities(text)]
+    out = []
     for r in qs:
         if r.limit:
             continue
         same = [q for q in limits if q.unit == r.unit]
         tiers = (
             [q for q in same if q.sentence == r.sentence],
-            [q for q in same if r.tags and r.tags[-1] in tags_of[q.sentence]],
-            [q for q in same if tags_of[q.sentence] & set(r.tags)],
+            [q for q in same if r.tag in tags_of[q.sentence]],
+            [q for q in same if tags_of[q.sentence] & r.tags],
             [q for q in same if not tags_of[q.sentence]],
         )
-        chosen = next((t for t in tiers if t), [])
-        chosen = sorted(chosen, key=lambda q: abs(q.start - r.start))[:MAX_LIMITS]
+        chosen = sorted(next((t for t in tiers if t), []), key=lambda q: abs(q.start - r.start))[:MAX_LIMITS]
         chosen += [q for q, q_tags in asked
-                   if q.unit == r.unit and q.value != r.value and (not q_tags or not r.tags or q_tags & set(r.tags))]
-        said, seen = [], set()
+                   if q.unit == r.unit and q.value != r.value and (not q_tags or not r.tags or q_tags & r.tags)]
+        unique = {}
         for q in chosen:
-            key = (q.value, q.high)
-            if key not in seen:
-                seen.add(key)
-                said.append(_compare(r, q))
-        if said:
-            notes.append((r.end, " (" + "; ".join(said) + ")"))
+            unique.setdefault((q.value, q.high), q)
+        if unique:
+            out.append((r, list(unique.values())))
+    return out
+
+
+def annotate(context: str, questions: list[str] = ()) -> str:
+    """`context` with a note after each reading that has limits to compare with."""
     out, last = [], 0
-    for pos, note in notes:
-        out.append(context[last:pos])
-        out.append(note)
-        last = pos
+    for r, limits in pairs(context, questions):
+        out += [context[last:r.end], " (", "; ".join(f"{relation(r, q)} {q.text}" for q in limits), ")"]
+        last = r.end
     out.append(context[last:])
     return "".join(out)

@@ -1,0 +1,77 @@
+"""Are the reading notes right? The generator knows, for every limit it writes, how the reading
+of the instrument it is about compares with it (DecisionSet.number_labels); a note compares a
+reading with a limit it found by heuristics (engine/notes.py). Where the two meet, they agree
+only if the note paired the limit with the right reading.
+
+    python bench/notes_check.py [--sets 500] [--split validation] [--family readings]
+
+Prints, over the notes of N generated sets: how many notes name a limit the generator labels,
+and how often the note's word (above, below, equal to) is the label's; bands (within, outside)
+are left out. Also the share of the generator's limits (in the context and in the questions; those
+the reading equals are left out, as the labels cannot tell them from readings) that a note names.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+from decider.engine.notes import pairs, quantities, relation
+from decider.engine.training.corpus import CorpusSpec, make_set
+
+WORDS = {0: "below", 1: "equal to", 2: "above"}
+
+
+def check(n_sets: int, split: str, family: str) -> Counter:
+    spec = CorpusSpec(split=split, mix=((family, 1.0),))
+    seen = Counter()
+    for index in range(n_sets):
+        s = make_set(spec, index)
+        # the set's sentence of each character offset (its sentences joined by spaces)
+        starts = [0]
+        for sentence in s.sentences[:-1]:
+            starts.append(starts[-1] + len(sentence) + 1)
+        labels = {("context", i, v): label for i, v, label in s.number_labels}
+        labels |= {("question", k, v): label for k, v, label in s.question_labels}
+        where = {(q.start, q.text): ("context", max(i for i, a in enumerate(starts) if a <= q.start))
+                 for q in quantities(s.context)}
+        for k, question in enumerate(s.questions):
+            where |= {(q.start, q.text): ("question", k) for q in quantities(question.text)}
+        limits = {key for key, label in labels.items() if label != 1}  # 1: a reading, in its own sentence
+        named = set()
+        for reading, found in pairs(s.context, [q.text for q in s.questions]):
+            for limit in found:
+                if limit.high is not None:
+                    continue
+                seen["notes"] += 1
+                key = (*where[limit.start, limit.text], limit.value)
+                if key not in labels:
+                    seen["unlabelled"] += 1
+                    continue
+                named.add(key)
+                seen["labelled"] += 1
+                seen["agree"] += WORDS[labels[key]] == relation(reading, limit)
+        seen["limits"] += len(limits)
+        seen["named"] += len(named & limits)
+        seen["sets"] += 1
+    return seen
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", type=int, default=500)
+    ap.add_argument("--split", default="validation")
+    ap.add_argument("--family", default="readings")
+    args = ap.parse_args()
+    c = check(args.sets, args.split, args.family)
+    print(f"{c['sets']} {args.family} sets ({args.split}): {c['notes']} comparisons in notes, "
+          f"{c['labelled']} with a limit the generator labels, {c['unlabelled']} with a number it does not")
+    if c["labelled"]:
+        print(f"  the note's word is the generator's: {c['agree'] / c['labelled']:.3f}")
+    if c["limits"]:
+        print(f"  the generator's limits that the reading is not equal to (context and questions), named by a note: "
+              f"{c['named'] / c['limits']:.3f}")
+
+
+if __name__ == "__main__":
+    main()
