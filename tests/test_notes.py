@@ -100,3 +100,29 @@ def test_a_checkpoint_keeps_its_reading_notes(tiny, tmp_path):
     save_checkpoint(tiny, tmp_path / "ck")
     loaded = load_checkpoint(tmp_path / "ck")
     assert loaded.model.cfg.reading_notes and loaded.tokenizer.reading_notes
+
+
+def test_a_share_of_a_rating_is_a_limit_in_the_rating_s_unit():
+    out = annotate("M-675 trips below 80% of rated (8500 r/min). SE-891 on M-675 reads 6,250 RPM.")
+    assert notes(out) == ["below 6800 r/min"]
+
+
+def test_a_reading_s_tag_reaches_past_a_semicolon_and_after_the_number():
+    out = annotate("The shutdown limit for the exhaust pressure at DR-186 sits at 115 mbar. "
+                   "PT-700 is at 90 mbar; that is the exhaust pressure at DR-186.")
+    assert notes(out) == ["below 115 mbar"]
+
+
+def test_a_range_reading_is_not_a_limit_but_an_operating_range_is_a_band():
+    assert [q.limit for q in quantities("Lane 4 obstacle, range 2.0 m.")] == [False]
+    assert notes(annotate("The DP on HX-772 has to remain in the 130 to 133.0 kPa range. HX-772 DP 134 kPa.")) == [
+        "outside 130 to 133.0 kPa"]
+
+
+def test_the_notes_agree_with_the_generator_s_labels():
+    from notes_check import check
+
+    seen = check(100, "validation", "readings")
+    assert seen["labelled"] > 150
+    assert seen["agree"] / seen["labelled"] >= 0.95
+    assert seen["named"] / seen["limits"] >= 0.6
