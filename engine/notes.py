@@ -80,15 +80,16 @@ _SCALE = re.compile(r"\s?(million|m|bn|billion|k)\b", re.IGNORECASE)
 
 # words that make the quantity after them a limit, within its clause
 LIMIT_WORDS = re.compile(
-    r"\b(?:trips?|tripped|trip point|alarms?|limits?|limited|set ?points?|SP|thresholds?|max(?:imum)?|"
+    r"\b(?:trips?|tripped|trip point|alarms?|limits?|limited|set ?points?|thresholds?|max(?:imum)?|"
     r"min(?:imum)?|rated|rating|exceeds?|exceeding|above|below|over|under|greater|less|lower|higher|more|"
     r"fewer|at least|at most|up to|no more|not (?:to )?exceed|closer|further|farther|within|window|"
     r"band|between|caps?|capped|ceiling|floor|allowed|allowable|permitted|permissible|target|spec|"
-    r"specification|tolerance|setting|interlock|shutdown|cut-?out|cut-?in|HH|LL|H|L|PAH|PAL|TAH|TAL|"
-    r"high|low|design|MAWP|MOP|SIL|quota|budget|cap of|threshold of|ceiling of|no later than|"
+    r"specification|tolerance|setting|interlock|shutdown|cut-?out|cut-?in|"
+    r"high|low|design|quota|budget|cap of|threshold of|ceiling of|no later than|"
     r"no less than|no fewer than|not less than|not more than|minimum of|maximum of|reach|reaches|reaching|hits?|"
     r"comes? up to|falls? to|drops? to|gets? to)\b|[<>≤≥]|=<|>=|<=",
     re.IGNORECASE)
+LIMIT_MARKS = re.compile(r"\b(?:HH|LL|H|L|SP|PAH|PAL|TAH|TAL|PSHH|MAWP|MOP)\b")  # as written, not "3 h at 80 °C"
 # ... or that a few words after it name as a limit: "90.0 °C is the hi-hi alarm", "20% or less"
 LIMIT_AFTER = re.compile(
     r"\W{0,3}(?:or (?:less|more|lower|higher|above|below|greater|fewer|over|under)|and (?:above|below|over|under)|"
@@ -131,7 +132,7 @@ def _is_limit(text: str, start: int, end: int, sentence_start: int) -> bool:
     for m in CLAUSE_START.finditer(window):
         cut = m.end()
     window = " ".join(window[cut:].split()[-WORDS_BACK:])
-    return bool(LIMIT_WORDS.search(window))
+    return bool(LIMIT_WORDS.search(window) or LIMIT_MARKS.search(window))
 
 
 def _figure(value: Decimal) -> str:
