@@ -111,7 +111,7 @@ def load_checkpoint(path: str | Path | None = None, device: str | torch.device =
         raise CheckpointError(f"{tok_path}: missing")
     try:
         tokenizer = DecisionTokenizer(tok_path, max_length=cfg.max_position, noun_names=cfg.noun_names,
-                                  reading_notes=cfg.reading_notes)
+                                      reading_notes=cfg.reading_notes)
     except Exception as e:  # tokenizers raises its own Exception type
         raise CheckpointError(f"{tok_path}: cannot load tokenizer ({e})") from None
     if tokenizer.vocab_size != cfg.vocab_size:
@@ -241,8 +241,7 @@ def warm_start(cfg: ModelConfig, encoder_dir: Path | None = None) -> Checkpoint:
     """A fresh model whose encoder comes from all-MiniLM-L6-v2; new parts are random."""
     encoder_dir = encoder_dir or pretrained_encoder_dir()
     tokenizer = DecisionTokenizer(encoder_dir / "tokenizer.json", max_length=cfg.max_position,
-                                  noun_names=cfg.noun_names,
-                                  reading_notes=cfg.reading_notes)
+                                  noun_names=cfg.noun_names, reading_notes=cfg.reading_notes)
     model = BlockDiffusionModel(cfg)
     model.init_weights()
     state = hf_bert_state_dict(load_file(str(encoder_dir / "model.safetensors")), cfg.n_layers)
@@ -260,5 +259,5 @@ def random_init(cfg: ModelConfig, tokenizer_path: Path, seed: int = 0) -> Checkp
     model = BlockDiffusionModel(cfg)
     model.init_weights()
     return Checkpoint(model, DecisionTokenizer(tokenizer_path, cfg.max_position, noun_names=cfg.noun_names,
-                                  reading_notes=cfg.reading_notes),
+                                               reading_notes=cfg.reading_notes),
                       name="random", version="0")
