@@ -76,6 +76,7 @@ _UNIT = re.compile(r"(?:\s?\([a-z][a-z -]*\))?\)?\s?(" + "|".join(re.escape(u) f
                    + r")(?![\w/²³])")
 _CURRENCY = re.compile(r"(?:" + "|".join(re.escape(c) for c in sorted(CURRENCIES, key=len, reverse=True))
                        + r")\s?$")
+SCALES = {"k": 10**3, "m": 10**6, "million": 10**6, "bn": 10**9, "billion": 10**9}
 _SCALE = re.compile(r"\s?(million|m|bn|billion|k)\b", re.IGNORECASE)
 
 # words that make the quantity after them a limit, within its clause
@@ -167,7 +168,7 @@ def quantities(text: str) -> list[Quantity]:
             unit, start = CURRENCIES[c.group(0).strip()], c.start()
             if sc := _SCALE.match(text, e):
                 end, written = sc.end(), sc.group(0)
-                value *= {"k": 10**3, "m": 10**6, "million": 10**6, "bn": 10**9, "billion": 10**9}[sc.group(1).lower()]
+                value *= SCALES[sc.group(1).lower()]
         # "80% of rated (8500 r/min)": the share's value (number_spans), in the unit of its base
         if unit == "%" and (of := PERCENT_OF.match(text, e)) and i + 1 < len(spans) and of.end() == spans[i + 1][0] \
                 and (base := _unit_after(text, spans[i + 1][1])):
@@ -177,7 +178,7 @@ def quantities(text: str) -> list[Quantity]:
             i += 2
             continue
         # a band: "2.0 to 3.5 barg", "between 40 % and 60 %", where a limit word says it is one
-        band = BAND.match(text, end if unit is not None and after else e)
+        band = BAND.match(text, end if after else e)
         if i + 1 < len(spans) and band and band.end() == spans[i + 1][0]:
             _, e2, high = spans[i + 1]
             after2 = _unit_after(text, e2)
