@@ -3,7 +3,8 @@ of the instrument it is about compares with it (DecisionSet.number_labels); a no
 reading with a limit it found by heuristics (engine/notes.py). Where the two meet, they agree
 only if the note paired the limit with the right reading.
 
-    python bench/notes_check.py [--sets 500] [--split validation] [--family readings]
+    python bench/notes_check.py [--sets 500] [--split validation] [--family readings] [--rules 2]
+    python bench/notes_check.py --judged [bench/notes_pairs.jsonl]
 
 Prints, over the notes of N generated sets: how many notes name a limit the generator labels,
 and how often the note's word (above, below, equal to) is the label's; bands (within, outside)
@@ -14,15 +15,17 @@ the reading equals are left out, as the labels cannot tell them from readings) t
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
+from pathlib import Path
 
-from decider.engine.notes import pairs, quantities, relation
+from decider.engine.notes import RULES, pairs, quantities, relation
 from decider.engine.training.corpus import CorpusSpec, make_set
 
 WORDS = {0: "below", 1: "equal to", 2: "above"}
 
 
-def check(n_sets: int, split: str, family: str) -> Counter:
+def check(n_sets: int, split: str, family: str, rules: int = RULES) -> Counter:
     spec = CorpusSpec(split=split, mix=((family, 1.0),))
     seen = Counter()
     for index in range(n_sets):
@@ -39,7 +42,7 @@ def check(n_sets: int, split: str, family: str) -> Counter:
             where |= {(q.start, q.text): ("question", k) for q in quantities(question.text)}
         limits = {key for key, label in labels.items() if label != 1}  # 1: a reading, in its own sentence
         named = set()
-        for reading, found in pairs(s.context, [q.text for q in s.questions]):
+        for reading, found in pairs(s.context, [q.text for q in s.questions], rules):
             for limit in found:
                 if limit.high is not None:
                     continue
@@ -57,14 +60,37 @@ def check(n_sets: int, split: str, family: str) -> Counter:
     return seen
 
 
+def judged(path: Path, rules: int) -> Counter:
+    seen = Counter()
+    for line in path.read_text().splitlines():
+        item = json.loads(line)
+        noted = {(r.start, q.start, q.text) for r, found in pairs(item["context"], item["questions"], rules)
+                 for q in found}
+        for c in item["candidates"]:
+            named = (c["reading"][0], c["limit"][0], c["limit"][1]) in noted
+            seen["notes"] += named
+            seen["right"] += named and c["meaningful"]
+            seen["meaningful"] += c["meaningful"]
+    return seen
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", type=int, default=500)
     ap.add_argument("--split", default="validation")
     ap.add_argument("--family", default="readings")
+    ap.add_argument("--rules", type=int, default=RULES, help="the pairing rules (engine/notes.py): 1 or 2")
+    ap.add_argument("--judged", nargs="?", const=Path(__file__).parent / "notes_pairs.jsonl", type=Path,
+                    help="measure on pairs judged by a reader (every pairing rules) instead")
     args = ap.parse_args()
-    c = check(args.sets, args.split, args.family)
-    print(f"{c['sets']} {args.family} sets ({args.split}): {c['notes']} comparisons in notes, "
+    if args.judged:
+        for rules in range(1, RULES + 1):
+            c = judged(args.judged, rules)
+            print(f"rules {rules}: {c['notes']} notes name a judged pair; meaningful {c['right'] / c['notes']:.3f} "
+                  f"of them; {c['right'] / c['meaningful']:.3f} of the {c['meaningful']} meaningful pairs named")
+        return
+    c = check(args.sets, args.split, args.family, args.rules)
+    print(f"{c['sets']} {args.family} sets ({args.split}), rules {args.rules}: {c['notes']} comparisons in notes, "
           f"{c['labelled']} with a limit the generator labels, {c['unlabelled']} with a number it does not")
     if c["labelled"]:
         print(f"  the note's word is the generator's: {c['agree'] / c['labelled']:.3f}")

@@ -77,9 +77,11 @@ class ModelConfig(BaseModel):
     noun_names: bool = Field(False, description="with name_links: a word that follows \"the\" in two sentences or "
                              "more of a request is a name too (\"the dog\"), so common-noun entities link their "
                              "sentences as tags and proper names do (engine/names.py); the tokenizer reads it")
-    reading_notes: bool = Field(False, description="the tokenizer writes after each reading of the context how it "
-                                "compares with its limits (\"131.5 °C (above 128 °C)\", engine/notes.py), so that "
-                                "the model reads a comparison as words instead of working it out from digits")
+    reading_notes: bool | int = Field(False, description="the tokenizer writes after each reading of the context how "
+                                      "it compares with its limits (\"131.5 °C (above 128 °C)\", engine/notes.py), "
+                                      "so that the model reads a comparison as words instead of working it out from "
+                                      "digits; the value is the pairing rules it reads (true: 1, as decider-small "
+                                      "39 was trained; 2: rules and words, engine/notes.RULES)", ge=0, le=2)
     number_head: bool = Field(False, description="a head that reads, from the prefix pass's states of a number's "
                               "tokens, how its instrument's reading compares with it (below / equal / above): "
                               "trained on the generator's number targets (TrainConfig.number_targets), unused "

@@ -37,6 +37,7 @@ from decider.engine.names import sentence_spans
 from decider.engine.numbers import PERCENT_OF, number_spans
 
 MAX_LIMITS = 2  # limits a note names, nearest first
+RULES = 2  # the pairing rules a model reads by default (ModelConfig.reading_notes: 0 none, 1, 2)
 
 # unit spellings, folded to one key each; a unit must end at a word boundary
 UNITS = {
@@ -96,11 +97,54 @@ LIMIT_AFTER = re.compile(
     r"\W{0,3}(?:or (?:less|more|lower|higher|above|below|greater|fewer|over|under)|and (?:above|below|over|under)|"
     r"(?:is|are|as|being) (?:the|its|their|a|an)\b[^,;.]{0,40}?\b(?:alarm|trip|limit|set ?point|setting|threshold|"
     r"rating|maximum|minimum|cap))", re.IGNORECASE)
+# (rules 2) every quantity of a rule is a limit or what the rule sets, not a reading: a sentence
+# with a condition, "If that share is at least 65%, the rebate is 3%"; a list after a heading that
+# names limits, "Wind limits: M3E-02 mean 10 m/s, gust 12 m/s"
+CONDITION = re.compile(r"\b(?:if|unless|whenever|provided(?: that)?|as long as|in case|only when)\b", re.IGNORECASE)
+HEADING = re.compile(r"\b(?:limits?|rules?|polic(?:y|ies)|settings?|set ?points?|thresholds?|specs?|specifications?|"
+                     r"ratings?|maxim(?:um|a)|minim(?:um|a)|criteria|tariffs?|rates?|prices?|price list|fees?)\b",
+                     re.IGNORECASE)
 BAND_WORDS = re.compile(r"\b(?:range|window|band|between|normal|operating|allowed|limits?)\b", re.IGNORECASE)
 BAND = re.compile(r"\s*(?:to|and|-|–|—)\s*")
 CLAUSE_START = re.compile(r"[,;.(\n]\s|[(\[]")
 WORDS_BACK = 9
 FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")  # tags are a reading's across ";": "PT-700 is at 90 mbar; that is DR-186's"
+
+# units that measure many things in one text (a notice period, a term and a payment delay in days;
+# a battery's charge and a share of fees in %): a reading in one is paired by words as well
+SHARED_UNITS = frozenset({"%", "day", "week", "month", "year", "h", "min", "s", *CURRENCIES.values()})
+# what a quantity measures: the words a few before it in its clause, and for a reading a few after
+WORDS_ABOUT, WORDS_AFTER = 9, 3
+_WORD = re.compile(r"[A-Za-z][a-z]+")  # "battery", "Availability"; not tags or units ("TT", "AGV")
+STOP_WORDS = frozenset("""
+    the and for with from that this these those than then when whenever where which while who whom whose its
+    their his her our your has have had was were are been being is be not nor but any all each every some
+    other others into onto upon over under per via off out about after before during until unless only also
+    shall must may might can could should would will it they them there here now today
+    set still just very such same own what how why reads read reading readings value values level levels
+    report reported shows showing logged log current currently actual measured approx approximately
+    """.split())
+
+
+def _about(text: str, start: int, end: int, sentence_start: int, sentence_end: int, after: bool) -> frozenset[str]:
+    """The words that say what the quantity at text[start:end] measures: up to `WORDS_ABOUT` before
+    it within its clause, and with `after` up to `WORDS_AFTER` after it, to the next clause mark;
+    limit words and the commonest words left out, each word cut to its first four letters."""
+    window = text[sentence_start:start]
+    cut = 0
+    for m in CLAUSE_START.finditer(window):
+        cut = m.end()
+    words = window[cut:].split()[-WORDS_ABOUT:]
+    if after:
+        words += re.split(r"[,;.(\n]", text[end:sentence_end], maxsplit=1)[0].split()[:WORDS_AFTER]
+    return _content(" ".join(words))
+
+
+def _content(text: str) -> frozenset[str]:
+    """The words of `text` that can name a thing, each cut to its first four letters."""
+    return frozenset(w.lower()[:4] for w in _WORD.findall(text)
+                     if len(w) > 2 and w.lower() not in STOP_WORDS and not LIMIT_WORDS.fullmatch(w))
+
 
 TAG = re.compile(r"(?<![\w-])[A-Z]{1,6}-[A-Z0-9]*\d[A-Z0-9]*(?:-[A-Z0-9]+)*(?![\w-])")
 
@@ -117,6 +161,8 @@ class Quantity:
     high: Decimal | None = None  # a band's upper end (value is its lower end)
     tag: str | None = None      # its tag: the nearest before it in its sentence (to a full stop), else the nearest after
     tags: frozenset[str] = frozenset()  # every tag of that sentence
+    stop: int = 0  # where that sentence (to a full stop) starts
+    about: frozenset[str] = frozenset()  # what it measures, in words (_about)
 
 
 def _sentence_of(spans: list[tuple[int, int]], pos: int) -> int:
@@ -151,7 +197,7 @@ def _unit_after(text: str, end: int) -> tuple[str, int, str] | None:
     return UNITS[m.group(1)], m.end(), space + m.group(1)
 
 
-def quantities(text: str) -> list[Quantity]:
+def quantities(text: str, rules: int = RULES) -> list[Quantity]:
     """Every number with a unit (or currency) in `text`, bands joined, each marked limit or not."""
     sentences = sentence_spans(text)
     spans = number_spans(text)
@@ -201,6 +247,12 @@ def quantities(text: str) -> list[Quantity]:
         before, after = TAG.findall(text[opens:q.start]), TAG.findall(text[q.end:closes])
         q.tag = before[-1] if before else after[0] if after else None
         q.tags = frozenset(before + after)
+        q.stop = opens
+        if rules >= 2 and not q.limit:
+            head = text[opens:q.start].split(":", 1)
+            q.limit = bool(CONDITION.search(text, opens, closes)) or (len(head) == 2 and bool(HEADING.search(head[0])))
+        a, b = sentences[q.sentence]
+        q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
     return out
 
 
@@ -213,28 +265,40 @@ def relation(reading: Quantity, limit: Quantity) -> str:
     return "below" if reading.value < limit.value else "equal to"
 
 
-def pairs(context: str, questions: list[str] = ()) -> list[tuple[Quantity, list[Quantity]]]:
+def _same_thing(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two quantities' words (or a quantity's and a question's) say they measure one thing:
+    they share a word, or one of them has none to tell."""
+    return not a or not b or bool(a & b)
+
+
+def pairs(context: str, questions: list[str] = (), rules: int = RULES) -> list[tuple[Quantity, list[Quantity]]]:
     """Each reading of `context` that has limits to compare with, and those limits (the
-    context's nearest first, then the questions'; one of each value)."""
-    qs = quantities(context)
+    context's nearest first, then the questions'; one of each value), by pairing rules `rules`."""
+    qs = quantities(context, rules)
     sentences = sentence_spans(context)
     tags_of = [set(TAG.findall(context[s:e])) for s, e in sentences]
     limits = [q for q in qs if q.limit]
-    asked = [(q, set(TAG.findall(text))) for text in questions for q in quantities(text)]
+    asked = [(q, set(TAG.findall(text)), _content(text) if rules >= 2 else frozenset())
+             for text in questions for q in quantities(text, rules)]
     out = []
     for r in qs:
         if r.limit:
             continue
         same = [q for q in limits if q.unit == r.unit]
+        by_words = rules >= 2 and r.unit in SHARED_UNITS
+        untied = [q for q in same if not tags_of[q.sentence]]
+        if by_words and len(untied) > 1:  # words choose among several limits; a lone one is the unit's
+            untied = [q for q in untied if _same_thing(q.about, r.about)]
         tiers = (
-            [q for q in same if q.sentence == r.sentence],
+            [q for q in same if q.sentence == r.sentence or rules >= 2 and q.stop == r.stop],
             [q for q in same if r.tag in tags_of[q.sentence]],
             [q for q in same if tags_of[q.sentence] & r.tags],
-            [q for q in same if not tags_of[q.sentence]],
+            untied,
         )
         chosen = sorted(next((t for t in tiers if t), []), key=lambda q: abs(q.start - r.start))[:MAX_LIMITS]
-        chosen += [q for q, q_tags in asked
-                   if q.unit == r.unit and q.value != r.value and (not q_tags or not r.tags or q_tags & r.tags)]
+        chosen += [q for q, q_tags, q_words in asked
+                   if q.unit == r.unit and q.value != r.value
+                   and (q_tags & r.tags if q_tags and r.tags else not by_words or _same_thing(q_words, r.about))]
         unique = {}
         for q in chosen:
             unique.setdefault((q.value, q.high), q)
@@ -243,10 +307,10 @@ def pairs(context: str, questions: list[str] = ()) -> list[tuple[Quantity, list[
     return out
 
 
-def annotate(context: str, questions: list[str] = ()) -> str:
+def annotate(context: str, questions: list[str] = (), rules: int = RULES) -> str:
     """`context` with a note after each reading that has limits to compare with."""
     out, last = [], 0
-    for r, limits in pairs(context, questions):
+    for r, limits in pairs(context, questions, rules):
         out += [context[last:r.end], " (", "; ".join(f"{relation(r, q)} {q.text}" for q in limits), ")"]
         last = r.end
     out.append(context[last:])

@@ -51,10 +51,10 @@ class EncodedRequest:
 
 class DecisionTokenizer:
     def __init__(self, path: str | Path, max_length: int = 512, noun_names: bool = False,
-                 reading_notes: bool = False):
+                 reading_notes: bool | int = False):
         self.path = Path(path)
         self.noun_names = noun_names  # names after "the" link sentences too (engine/names.py)
-        self.reading_notes = reading_notes  # readings compared with their limits, in words (engine/notes.py)
+        self.reading_notes = reading_notes  # readings compared with their limits, in words, by these rules (engine/notes.py)
         self.tok = Tokenizer.from_file(str(path))
         self.tok.no_padding()
         self.tok.no_truncation()
@@ -75,10 +75,11 @@ class DecisionTokenizer:
         return self.encode_batch([(context, questions)], truncate)[0]
 
     def encode_batch(self, requests: list[tuple[str, list[Question]]], truncate: bool = False,
-                     notes: bool | None = None) -> list[EncodedRequest]:
+                     notes: bool | int | None = None) -> list[EncodedRequest]:
         raw = requests
-        if self.reading_notes if notes is None else notes:
-            requests = [(annotate(context, [q.text for q in questions]), questions) for context, questions in requests]
+        if rules := int(self.reading_notes if notes is None else notes):
+            requests = [(annotate(context, [q.text for q in questions], rules), questions)
+                        for context, questions in requests]
         texts = []
         for context, questions in requests:
             texts.append(context)

@@ -2,10 +2,13 @@
 note says, and the tokenizer that writes them (and leaves them out where they would not fit)."""
 
 import re
+from pathlib import Path
 
 from decider.engine.checkpoint import load_checkpoint, save_checkpoint
 from decider.engine.notes import annotate, quantities
 from decider.engine.request import Question
+
+ROOT = Path(__file__).parents[1]
 
 
 def notes(text: str) -> list[str]:
@@ -126,3 +129,44 @@ def test_the_notes_agree_with_the_generator_s_labels():
     assert seen["labelled"] > 150
     assert seen["agree"] / seen["labelled"] >= 0.95
     assert seen["named"] / seen["limits"] >= 0.6
+
+
+def test_rules_2_let_words_choose_among_limits_in_a_unit_that_measures_many_things():
+    context = ("AGV-03: battery 18%, idle. Service credits shall not exceed 25%. "
+               "Return to dock when battery is below 20%.")
+    assert notes(annotate(context, rules=1)) == ["below 25%; below 20%"]
+    assert notes(annotate(context, rules=2)) == ["below 20%"]
+    # a lone limit of the unit is still the reading's, whatever its words
+    assert notes(annotate("Liability is capped at $250,000. The claim is for $310,000.", rules=2)) == [
+        "above $250,000"]
+
+
+def test_rules_2_read_a_rule_s_quantities_and_a_limit_list_s_as_limits():
+    rebate = "If the share is at least 65%, the rebate is 3%. Pell's share was 70%."
+    assert notes(annotate(rebate, rules=1)) == ["below 65%", "above 65%"]
+    assert notes(annotate(rebate, rules=2)) == ["above 65%"]
+    wind = "Wind limits: mean 10 m/s, gust 12 m/s. Anemometer at the pad: 11 m/s."
+    assert notes(annotate(wind, rules=1)) == ["above 10 m/s", "above 10 m/s"]
+    assert notes(annotate(wind, rules=2)) == ["below 12 m/s; above 10 m/s"]
+
+
+def test_a_model_reads_the_notes_by_the_rules_it_was_trained_with(tiny):
+    from decider.engine.model import ModelConfig
+
+    context = "AGV-03: battery 18%. Service credits shall not exceed 25%. Return to dock when battery is below 20%."
+    questions = [Question("q", "Should AGV-03 return to dock?", "boolean")]
+    decoded = {}
+    for rules in (True, 2):  # true: version 39's config.json, rules 1
+        cfg = ModelConfig.model_validate({**tiny.model.cfg.model_dump(), "reading_notes": rules})
+        tiny.tokenizer.reading_notes = cfg.reading_notes
+        decoded[rules] = tiny.tokenizer.tok.decode(tiny.tokenizer.encode(context, questions).prefix_ids)
+    assert "below 25" in decoded[True] and "below 25" not in decoded[2] and "below 20" in decoded[2]
+
+
+def test_notes_by_rules_2_name_what_a_reader_judged_meaningful_more_often():
+    from notes_check import judged
+
+    path = ROOT / "bench" / "notes_pairs.jsonl"
+    one, two = judged(path, 1), judged(path, 2)
+    assert two["right"] / two["notes"] > one["right"] / one["notes"] + 0.05  # 0.447 -> 0.538
+    assert two["right"] >= one["right"]  # no meaningful note lost (0.865 of them named by both)

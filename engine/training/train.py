@@ -161,9 +161,11 @@ class TrainConfig(BaseModel):
     noun_names: bool = Field(False, description="words that follow \"the\" in two sentences or more of a request "
                              "are names too (ModelConfig.noun_names: \"the dog\" links its sentences as \"TT-101\" "
                              "and \"Bob\" do); needs name_links; the model's link biases learn what they are")
-    reading_notes: bool = Field(False, description="turn on a model's reading notes (ModelConfig.reading_notes: each "
-                                "reading of a context is followed by how it compares with its limits, in words, "
-                                "engine/notes.py); the model learns to read them from here on")
+    reading_notes: bool | int = Field(False, description="turn on a model's reading notes, or move it to newer "
+                                      "pairing rules (ModelConfig.reading_notes: each reading of a context is "
+                                      "followed by how it compares with its limits, in words, engine/notes.py; true "
+                                      "or 1: decider-small 39's rules, 2: rules and words); the model learns to read "
+                                      "them from here on", ge=0, le=2)
     option_context: bool = Field(False, description="give a model without it options read in context "
                                  "(ModelConfig.option_context: an option's vector also carries the prefix's states "
                                  "of its own words), through a projection starting at zero")
@@ -805,10 +807,11 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "noun_names": True})
         ckpt.tokenizer.noun_names = True
         log('words that follow "the" in two sentences of a request are names from here on')
-    if cfg.reading_notes and not ckpt.model.cfg.reading_notes:
-        ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "reading_notes": True})
-        ckpt.tokenizer.reading_notes = True
-        log("each reading is compared with its limits in words, in the context, from here on")
+    if int(cfg.reading_notes) > int(ckpt.model.cfg.reading_notes):
+        ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "reading_notes": cfg.reading_notes})
+        ckpt.tokenizer.reading_notes = cfg.reading_notes
+        log(f"each reading is compared with its limits in words, in the context, from here on (rules "
+            f"{int(cfg.reading_notes)}, engine/notes.py)")
     if cfg.number_targets and not ckpt.model.cfg.number_head:
         ckpt.model.add_number_head()
         log(f"number targets at weight {cfg.number_targets}: a new number head reads the prefix pass's states")
