@@ -66,6 +66,8 @@ def judged(path: Path, rules: int) -> Counter:
         item = json.loads(line)
         noted = {(r.start, q.start, q.text) for r, found in pairs(item["context"], item["questions"], rules)
                  for q in found}
+        judged_pairs = {(c["reading"][0], c["limit"][0], c["limit"][1]) for c in item["candidates"]}
+        seen["unjudged"] += len(noted - judged_pairs)
         for c in item["candidates"]:
             named = (c["reading"][0], c["limit"][0], c["limit"][1]) in noted
             seen["notes"] += named
@@ -87,7 +89,8 @@ def main() -> None:
         for rules in range(1, RULES + 1):
             c = judged(args.judged, rules)
             print(f"rules {rules}: {c['notes']} notes name a judged pair; meaningful {c['right'] / c['notes']:.3f} "
-                  f"of them; {c['right'] / c['meaningful']:.3f} of the {c['meaningful']} meaningful pairs named")
+                  f"of them; {c['right'] / c['meaningful']:.3f} of the {c['meaningful']} meaningful pairs named; "
+                  f"{c['unjudged']} notes name a pair that rules 1 do not (not judged)")
         return
     c = check(args.sets, args.split, args.family, args.rules)
     print(f"{c['sets']} {args.family} sets ({args.split}), rules {args.rules}: {c['notes']} comparisons in notes, "

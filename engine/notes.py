@@ -22,6 +22,15 @@ What is compared:
   of BL-642A] 456.7 A"); of sentences that name no tag. A question's limits join the readings of the tags it
   names (every reading of the unit, for a question that names none, and a reading that follows
   no tag takes every question's).
+- pairing rules 2 (`RULES`; rules 1 are decider-small 39's): a list under a heading that names
+  limits is of limits ("Wind limits: mean 10 m/s, gust 12 m/s"), and what a rule sets (a quantity
+  of a sentence with a condition that no limit word introduces: "if a person is within 2 m, slow
+  to 0.3 m/s") is neither a reading nor a limit. In a unit that measures many things in one text
+  (`SHARED_UNITS`: days, %, money, ...), where several limits that no sentence or tag ties to a
+  reading are left, only those that share a word with it count: the words a few before each (and
+  a few after a reading) name what it measures, so "AGV-03: battery 18%" meets "return to dock
+  when battery is below 20%" and not "credits shall not exceed 25%"; a question's limits
+  likewise. A side with no such word ("02:40 TT-1104 131.5 °C") pairs as by rules 1.
 
 The note says "above", "below" or "equal to" the limit, and "within" or "outside" a band. The
 text is otherwise unchanged. This module knows nothing of the model or of torch.
@@ -97,13 +106,14 @@ LIMIT_AFTER = re.compile(
     r"\W{0,3}(?:or (?:less|more|lower|higher|above|below|greater|fewer|over|under)|and (?:above|below|over|under)|"
     r"(?:is|are|as|being) (?:the|its|their|a|an)\b[^,;.]{0,40}?\b(?:alarm|trip|limit|set ?point|setting|threshold|"
     r"rating|maximum|minimum|cap))", re.IGNORECASE)
-# (rules 2) every quantity of a rule is a limit or what the rule sets, not a reading: a sentence
-# with a condition, "If that share is at least 65%, the rebate is 3%"; a list after a heading that
-# names limits, "Wind limits: M3E-02 mean 10 m/s, gust 12 m/s"
+# (rules 2) a list after a heading that names limits is of limits: "Wind limits: M3E-02 mean 10 m/s,
+# gust 12 m/s"; the other quantities of a rule are what it sets, neither readings nor limits: a
+# sentence with a condition, "If that share is at least 65%, the rebate is 3%", "if a person is
+# within 2 m, slow to 0.3 m/s"; a list after a heading that names rules or prices
 CONDITION = re.compile(r"\b(?:if|unless|whenever|provided(?: that)?|as long as|in case|only when)\b", re.IGNORECASE)
-HEADING = re.compile(r"\b(?:limits?|rules?|polic(?:y|ies)|settings?|set ?points?|thresholds?|specs?|specifications?|"
-                     r"ratings?|maxim(?:um|a)|minim(?:um|a)|criteria|tariffs?|rates?|prices?|price list|fees?)\b",
-                     re.IGNORECASE)
+LIMIT_HEADING = re.compile(r"\b(?:limits?|settings?|set ?points?|thresholds?|specs?|specifications?|ratings?|"
+                           r"maxim(?:um|a)|minim(?:um|a)|criteria)\b", re.IGNORECASE)
+RULE_HEADING = re.compile(r"\b(?:rules?|polic(?:y|ies)|tariffs?|rates?|prices?|price list|fees?)\b", re.IGNORECASE)
 BAND_WORDS = re.compile(r"\b(?:range|window|band|between|normal|operating|allowed|limits?)\b", re.IGNORECASE)
 BAND = re.compile(r"\s*(?:to|and|-|–|—)\s*")
 CLAUSE_START = re.compile(r"[,;.(\n]\s|[(\[]")
@@ -162,6 +172,7 @@ class Quantity:
     tag: str | None = None      # its tag: the nearest before it in its sentence (to a full stop), else the nearest after
     tags: frozenset[str] = frozenset()  # every tag of that sentence
     stop: int = 0  # where that sentence (to a full stop) starts
+    rule: bool = False  # (rules 2) a value a rule sets: neither a reading nor a limit
     about: frozenset[str] = frozenset()  # what it measures, in words (_about)
 
 
@@ -250,7 +261,9 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
         q.stop = opens
         if rules >= 2 and not q.limit:
             head = text[opens:q.start].split(":", 1)
-            q.limit = bool(CONDITION.search(text, opens, closes)) or (len(head) == 2 and bool(HEADING.search(head[0])))
+            q.limit = len(head) == 2 and bool(LIMIT_HEADING.search(head[0]))
+            q.rule = not q.limit and (bool(CONDITION.search(text, opens, closes))
+                                      or len(head) == 2 and bool(RULE_HEADING.search(head[0])))
         a, b = sentences[q.sentence]
         q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
     return out
@@ -282,7 +295,7 @@ def pairs(context: str, questions: list[str] = (), rules: int = RULES) -> list[t
              for text in questions for q in quantities(text, rules)]
     out = []
     for r in qs:
-        if r.limit:
+        if r.limit or r.rule:
             continue
         same = [q for q in limits if q.unit == r.unit]
         by_words = rules >= 2 and r.unit in SHARED_UNITS
