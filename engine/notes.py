@@ -259,12 +259,12 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
         q.tag = before[-1] if before else after[0] if after else None
         q.tags = frozenset(before + after)
         q.stop = opens
-        if rules >= 2 and not q.limit:
+        a, b = sentences[q.sentence]
+        if rules >= 2 and not q.limit:  # a condition within its clause (to a ";"), a heading to a full stop
             head = text[opens:q.start].split(":", 1)
             q.limit = len(head) == 2 and bool(LIMIT_HEADING.search(head[0]))
-            q.rule = not q.limit and (bool(CONDITION.search(text, opens, closes))
+            q.rule = not q.limit and (bool(CONDITION.search(text, a, b))
                                       or len(head) == 2 and bool(RULE_HEADING.search(head[0])))
-        a, b = sentences[q.sentence]
         q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
     return out
 
