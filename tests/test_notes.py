@@ -148,6 +148,9 @@ def test_rules_2_read_a_rule_s_quantities_and_a_limit_list_s_as_limits():
     wind = "Wind limits: mean 10 m/s, gust 12 m/s. Anemometer at the pad: 11 m/s."
     assert notes(annotate(wind, rules=1)) == ["above 10 m/s", "above 10 m/s"]
     assert notes(annotate(wind, rules=2)) == ["below 12 m/s; above 10 m/s"]
+    # a condition in the next clause is that clause's: the reading before the ";" stays a reading
+    agitator = "Agitator M-201 62 rpm, minimum 55 rpm; feed stops if agitator speed falls below 55 rpm."
+    assert notes(annotate(agitator, rules=2)) == ["above 55 rpm"]
 
 
 def test_a_model_reads_the_notes_by_the_rules_it_was_trained_with(tiny):
