@@ -81,16 +81,17 @@ def main() -> None:
     ap.add_argument("--sets", type=int, default=500)
     ap.add_argument("--split", default="validation")
     ap.add_argument("--family", default="readings")
-    ap.add_argument("--rules", type=int, default=RULES, help="the pairing rules (engine/notes.py): 1 or 2")
+    ap.add_argument("--rules", type=int, default=RULES, choices=range(1, RULES + 1),
+                    help="the pairing rules (engine/notes.py)")
     ap.add_argument("--judged", nargs="?", const=Path(__file__).parent / "notes_pairs.jsonl", type=Path,
                     help="measure on pairs judged by a reader (every pairing rules) instead")
     args = ap.parse_args()
     if args.judged:
         for rules in range(1, RULES + 1):
             c = judged(args.judged, rules)
-            print(f"rules {rules}: {c['notes']} notes name a judged pair; meaningful {c['right'] / c['notes']:.3f} "
-                  f"of them; {c['right'] / c['meaningful']:.3f} of the {c['meaningful']} meaningful pairs named; "
-                  f"{c['unjudged']} notes name a pair that rules 1 do not (not judged)")
+            print(f"rules {rules}: {c['notes']} notes name a judged pair; meaningful {c['right'] / max(c['notes'], 1):.3f}"
+                  f" of them; {c['right'] / max(c['meaningful'], 1):.3f} of the {c['meaningful']} meaningful pairs "
+                  f"named" + (f"; {c['unjudged']} notes name a pair that rules 1 do not (not judged)" if rules > 1 else ""))
         return
     c = check(args.sets, args.split, args.family, args.rules)
     print(f"{c['sets']} {args.family} sets ({args.split}), rules {args.rules}: {c['notes']} comparisons in notes, "

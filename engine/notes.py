@@ -30,7 +30,9 @@ What is compared:
   reading are left, only those that share a word with it count: the words a few before each (and
   a few after a reading) name what it measures, so "AGV-03: battery 18%" meets "return to dock
   when battery is below 20%" and not "credits shall not exceed 25%"; a question's limits
-  likewise. A side with no such word ("02:40 TT-1104 131.5 °C") pairs as by rules 1.
+  likewise; where none shares a word, those with no words to tell keep their place. A reading's
+  own sentence reaches past ";" to the full stop ("battery 22 %; return-to-charge threshold
+  20 %").
 
 The note says "above", "below" or "equal to" the limit, and "within" or "outside" a band. The
 text is otherwise unchanged. This module knows nothing of the model or of torch.
@@ -111,9 +113,10 @@ LIMIT_AFTER = re.compile(
 # sentence with a condition, "If that share is at least 65%, the rebate is 3%", "if a person is
 # within 2 m, slow to 0.3 m/s"; a list after a heading that names rules or prices
 CONDITION = re.compile(r"\b(?:if|unless|whenever|provided(?: that)?|as long as|in case|only when)\b", re.IGNORECASE)
+# a heading's first or last word ("Wind limits", "Maximum interruption per instruction", "Price list")
 LIMIT_HEADING = re.compile(r"\b(?:limits?|settings?|set ?points?|thresholds?|specs?|specifications?|ratings?|"
                            r"maxim(?:um|a)|minim(?:um|a)|criteria)\b", re.IGNORECASE)
-RULE_HEADING = re.compile(r"\b(?:rules?|polic(?:y|ies)|tariffs?|rates?|prices?|price list|fees?)\b", re.IGNORECASE)
+RULE_HEADING = re.compile(r"\b(?:rules?|polic(?:y|ies)|tariffs?|rates?|prices?|list|fees?)\b", re.IGNORECASE)
 BAND_WORDS = re.compile(r"\b(?:range|window|band|between|normal|operating|allowed|limits?)\b", re.IGNORECASE)
 BAND = re.compile(r"\s*(?:to|and|-|–|—)\s*")
 CLAUSE_START = re.compile(r"[,;.(\n]\s|[(\[]")
@@ -135,12 +138,17 @@ STOP_WORDS = frozenset("""
     report reported shows showing logged log current currently actual measured approx approximately
     """.split())
 
+NUMBER_WORDS = re.compile(r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|"
+                          r"forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|cent|percent)",
+                          re.IGNORECASE)
+
 
 def _about(text: str, start: int, end: int, sentence_start: int, sentence_end: int, after: bool) -> frozenset[str]:
     """The words that say what the quantity at text[start:end] measures: up to `WORDS_ABOUT` before
     it within its clause, and with `after` up to `WORDS_AFTER` after it, to the next clause mark;
     limit words and the commonest words left out, each word cut to its first four letters."""
-    window = text[sentence_start:start]
+    window = re.sub(r"\([^()]*\d[^()]*\)", " ", text[sentence_start:start])  # "(after applying 3.4)"
+    window = re.sub(r"\(\s*$", "", window)  # "ninety (90) days": the words before "("
     cut = 0
     for m in CLAUSE_START.finditer(window):
         cut = m.end()
@@ -152,8 +160,8 @@ def _about(text: str, start: int, end: int, sentence_start: int, sentence_end: i
 
 def _content(text: str) -> frozenset[str]:
     """The words of `text` that can name a thing, each cut to its first four letters."""
-    return frozenset(w.lower()[:4] for w in _WORD.findall(text)
-                     if len(w) > 2 and w.lower() not in STOP_WORDS and not LIMIT_WORDS.fullmatch(w))
+    return frozenset(w.lower()[:4] for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS
+                     and not LIMIT_WORDS.fullmatch(w) and not NUMBER_WORDS.fullmatch(w))
 
 
 TAG = re.compile(r"(?<![\w-])[A-Z]{1,6}-[A-Z0-9]*\d[A-Z0-9]*(?:-[A-Z0-9]+)*(?![\w-])")
@@ -209,7 +217,8 @@ def _unit_after(text: str, end: int) -> tuple[str, int, str] | None:
 
 
 def quantities(text: str, rules: int = RULES) -> list[Quantity]:
-    """Every number with a unit (or currency) in `text`, bands joined, each marked limit or not."""
+    """Every number with a unit (or currency) in `text`, bands joined, each marked limit or not
+    (and by pairing rules 2, a value a rule sets: `rule`)."""
     sentences = sentence_spans(text)
     spans = number_spans(text)
     out: list[Quantity] = []
@@ -252,6 +261,7 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
                                 limit=_is_limit(text, start, end, opens)))
         i += 1
     stops = [0, *(m.end() for m in FULL_STOP.finditer(text)), len(text) + 1]
+    limits_by_wording = [q for q in out if q.limit]
     for q in out:
         opens = max(a for a in stops if a <= q.start)
         closes = min(a for a in stops if a > q.start)
@@ -260,13 +270,38 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
         q.tags = frozenset(before + after)
         q.stop = opens
         a, b = sentences[q.sentence]
-        if rules >= 2 and not q.limit:  # a condition within its clause (to a ";"), a heading to a full stop
-            head = text[opens:q.start].split(":", 1)
-            q.limit = len(head) == 2 and bool(LIMIT_HEADING.search(head[0]))
-            q.rule = not q.limit and (bool(CONDITION.search(text, a, b))
-                                      or len(head) == 2 and bool(RULE_HEADING.search(head[0])))
+        if rules >= 2 and not q.limit:
+            heading = _heading(text, opens, a, q.start)
+            q.limit = bool(heading and LIMIT_HEADING.search(heading))
+            q.rule = not q.limit and (bool(heading and RULE_HEADING.search(heading))
+                                      or _in_a_rule(text, a, b, q, limits_by_wording))
         q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
     return out
+
+
+def _heading(text: str, opens: int, clause: int, start: int) -> str | None:
+    """The first and last words of the heading the quantity at `start` is listed under, if any:
+    up to four words before the first colon of its sentence (from `opens`), no tag among them
+    ("Wind limits (company figures): ...", "Maximum interruption per instruction: ..."); it
+    reaches a ";"-clause (from `clause`) of its own or one that names no tag ("...; AGV-03
+    battery now 18%" is not the list's)."""
+    head = text[opens:start].split(":", 1)
+    if len(head) < 2:
+        return None
+    bare = re.sub(r"\([^()]*\)", " ", head[0])
+    words = [re.sub(r"\W", "", w) for w in bare.split()]
+    if not 0 < len(words) <= 4 or TAG.search(bare) or opens + len(head[0]) < clause and TAG.search(text, clause, start):
+        return None
+    return f"{words[0]} {words[-1]}"
+
+
+def _in_a_rule(text: str, a: int, b: int, q: Quantity, limits: list[Quantity]) -> bool:
+    """Whether the quantity `q` is what a rule sets: its clause (a ";"-clause from `a` to `b`, cut at
+    " | ") has a condition and a limit ("if a person is within 2 m, slow to 0.3 m/s")."""
+    a = max(a, text.rfind(" | ", a, q.start))
+    if (cut := text.find(" | ", q.end, b)) >= 0:
+        b = cut
+    return bool(CONDITION.search(text, a, b)) and any(a <= lim.start < b for lim in limits)
 
 
 def relation(reading: Quantity, limit: Quantity) -> str:
@@ -301,7 +336,8 @@ def pairs(context: str, questions: list[str] = (), rules: int = RULES) -> list[t
         by_words = rules >= 2 and r.unit in SHARED_UNITS
         untied = [q for q in same if not tags_of[q.sentence]]
         if by_words and len(untied) > 1:  # words choose among several limits; a lone one is the unit's
-            untied = [q for q in untied if _same_thing(q.about, r.about)]
+            untied = ([q for q in untied if q.about & r.about]
+                      or [q for q in untied if _same_thing(q.about, r.about)])
         tiers = (
             [q for q in same if q.sentence == r.sentence or rules >= 2 and q.stop == r.stop],
             [q for q in same if r.tag in tags_of[q.sentence]],

@@ -42,6 +42,7 @@ from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, ma
 from decider.engine.decode import Batch
 from decider.engine.device import autocast_for, resolve_device
 from decider.engine.model import PRESETS, ModelConfig
+from decider.engine.notes import RULES
 from decider.engine.numbers import number_spans
 from decider.engine.tokenizer import DecisionTokenizer
 from decider.engine.request import DecisionInputError, answer_classes
@@ -165,7 +166,7 @@ class TrainConfig(BaseModel):
                                       "pairing rules (ModelConfig.reading_notes: each reading of a context is "
                                       "followed by how it compares with its limits, in words, engine/notes.py; true "
                                       "or 1: decider-small 39's rules, 2: rules and words); the model learns to read "
-                                      "them from here on", ge=0, le=2)
+                                      "them from here on", ge=0, le=RULES)
     option_context: bool = Field(False, description="give a model without it options read in context "
                                  "(ModelConfig.option_context: an option's vector also carries the prefix's states "
                                  "of its own words), through a projection starting at zero")
@@ -807,6 +808,9 @@ def train(cfg: TrainConfig, progress: bool = True, log=print) -> Checkpoint:
         ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "noun_names": True})
         ckpt.tokenizer.noun_names = True
         log('words that follow "the" in two sentences of a request are names from here on')
+    if cfg.reading_notes and int(cfg.reading_notes) < int(ckpt.model.cfg.reading_notes):
+        log(f"reading_notes {int(cfg.reading_notes)} asked, the checkpoint reads rules "
+            f"{int(ckpt.model.cfg.reading_notes)} and keeps them")
     if int(cfg.reading_notes) > int(ckpt.model.cfg.reading_notes):
         ckpt.model.cfg = ModelConfig.model_validate({**ckpt.model.cfg.model_dump(), "reading_notes": cfg.reading_notes})
         ckpt.tokenizer.reading_notes = cfg.reading_notes
