@@ -10,6 +10,17 @@ Prints, over the notes of N generated sets: how many notes name a limit the gene
 and how often the note's word (above, below, equal to) is the label's; bands (within, outside)
 are left out. Also the share of the generator's limits (in the context and in the questions; those
 the reading equals are left out, as the labels cannot tell them from readings) that a note names.
+
+With --judged: people's text, where no generator knows the answer. bench/notes_pairs.jsonl holds
+two samples of 70 sets each of the written training files (engine/training/written) and, for
+each set, every candidate pair of a reading and a limit of its unit (the limit in the context or
+in a question), each judged by a reader: would a note comparing the two be meaningful (the
+limit applies to the very quantity the reading measures), and is the "reading" a limit or a
+rule's value itself. The first sample's candidates are those pairing rules 1 could name, and
+rules 2 were worked out on it; the second's are those rules 1 or 2 could name, drawn and judged
+after rules 2 were written, so it tells whether they carry. Prints, per sample and pairing
+rules, how many notes name a judged pair, the share of them that are meaningful (precision) and
+the share of the meaningful pairs that get a note (recall).
 """
 
 from __future__ import annotations
@@ -60,10 +71,12 @@ def check(n_sets: int, split: str, family: str, rules: int = RULES) -> Counter:
     return seen
 
 
-def judged(path: Path, rules: int) -> Counter:
+def judged(path: Path, rules: int, sample: str = "first") -> Counter:
     seen = Counter()
     for line in path.read_text().splitlines():
         item = json.loads(line)
+        if item["sample"] != sample:
+            continue
         noted = {(r.start, q.start, q.text) for r, found in pairs(item["context"], item["questions"], rules)
                  for q in found}
         judged_pairs = {(c["reading"][0], c["limit"][0], c["limit"][1]) for c in item["candidates"]}
@@ -87,9 +100,9 @@ def main() -> None:
                     help="measure on pairs judged by a reader (every pairing rules) instead")
     args = ap.parse_args()
     if args.judged:
-        for rules in range(1, RULES + 1):
-            c = judged(args.judged, rules)
-            print(f"rules {rules}: {c['notes']} notes name a judged pair; meaningful {c['right'] / max(c['notes'], 1):.3f}"
+        for sample, rules in ((sample, rules) for sample in ("first", "second") for rules in range(1, RULES + 1)):
+            c = judged(args.judged, rules, sample)
+            print(f"{sample} sample, rules {rules}: {c['notes']} notes name a judged pair; meaningful {c['right'] / max(c['notes'], 1):.3f}"
                   f" of them; {c['right'] / max(c['meaningful'], 1):.3f} of the {c['meaningful']} meaningful pairs "
                   f"named" + (f"; {c['unjudged']} notes name a pair that rules 1 do not (not judged)" if rules > 1 else ""))
         return

@@ -170,9 +170,10 @@ def test_notes_by_rules_2_name_what_a_reader_judged_meaningful_more_often():
     from notes_check import judged
 
     path = ROOT / "bench" / "notes_pairs.jsonl"
-    one, two = judged(path, 1), judged(path, 2)
-    assert two["right"] / two["notes"] > one["right"] / one["notes"] + 0.05  # 0.447 -> 0.523
-    assert two["right"] >= one["right"]  # as many meaningful pairs named (0.865 of them)
+    for sample in ("first", "second"):  # rules 2 were worked out on the first; the second was judged after
+        one, two = judged(path, 1, sample), judged(path, 2, sample)
+        assert two["right"] / two["notes"] > one["right"] / one["notes"] + 0.05  # 0.447 -> 0.523; 0.326 -> 0.390
+        assert two["right"] >= one["right"]  # as many meaningful pairs named
 
 
 def test_rules_1_write_the_notes_decider_small_39_was_trained_on():
