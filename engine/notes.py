@@ -22,7 +22,7 @@ What is compared:
   of BL-642A] 456.7 A"); of sentences that name no tag. A question's limits join the readings of the tags it
   names (every reading of the unit, for a question that names none, and a reading that follows
   no tag takes every question's).
-- pairing rules 2 (`RULES`; rules 1 are decider-small 39's): a list under a heading that names
+- pairing rules 2 (`RULES`, decider-small 40's; rules 1 are version 39's): a list under a heading that names
   limits is of limits ("Wind limits: mean 10 m/s, gust 12 m/s"), and what a rule sets (a quantity
   of a sentence with a condition that no limit word introduces: "if a person is within 2 m, slow
   to 0.3 m/s") is neither a reading nor a limit. In a unit that measures many things in one text
