@@ -275,7 +275,8 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
             q.limit = bool(heading and LIMIT_HEADING.search(heading))
             q.rule = not q.limit and (bool(heading and RULE_HEADING.search(heading))
                                       or _in_a_rule(text, a, b, q, limits_by_wording))
-        q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
+        if rules >= 2:  # what it measures, in words: rules 1 pair without them
+            q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
     return out
 
 
