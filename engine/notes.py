@@ -147,12 +147,7 @@ def _about(text: str, start: int, end: int, sentence_start: int, sentence_end: i
     """The words that say what the quantity at text[start:end] measures: up to `WORDS_ABOUT` before
     it within its clause, and with `after` up to `WORDS_AFTER` after it, to the next clause mark;
     limit words and the commonest words left out, each word cut to its first four letters."""
-    window = re.sub(r"\([^()]*\d[^()]*\)", " ", text[sentence_start:start])  # "(after applying 3.4)"
-    window = re.sub(r"\(\s*$", "", window)  # "ninety (90) days": the words before "("
-    cut = 0
-    for m in CLAUSE_START.finditer(window):
-        cut = m.end()
-    words = window[cut:].split()[-WORDS_ABOUT:]
+    words = _clause_before(re.sub(r"\([^()]*\d[^()]*\)", " ", text[sentence_start:start]))[-WORDS_ABOUT:]
     if after:
         words += re.split(r"[,;.(\n]", text[end:sentence_end], maxsplit=1)[0].split()[:WORDS_AFTER]
     return _content(" ".join(words))
@@ -193,12 +188,18 @@ def _is_limit(text: str, start: int, end: int, sentence_start: int) -> bool:
     after `end`."""
     if LIMIT_AFTER.match(text, end):
         return True
-    window = re.sub(r"\(\s*$", "", text[sentence_start:start])  # "ninety (90) days": the words before "("
+    window = " ".join(_clause_before(text[sentence_start:start])[-WORDS_BACK:])
+    return bool(LIMIT_WORDS.search(window) or LIMIT_MARKS.search(window))
+
+
+def _clause_before(window: str) -> list[str]:
+    """The words of `window` (text up to a quantity) after its last clause mark; "ninety (90)
+    days": the words before "("."""
+    window = re.sub(r"\(\s*$", "", window)
     cut = 0
     for m in CLAUSE_START.finditer(window):
         cut = m.end()
-    window = " ".join(window[cut:].split()[-WORDS_BACK:])
-    return bool(LIMIT_WORDS.search(window) or LIMIT_MARKS.search(window))
+    return window[cut:].split()
 
 
 def _figure(value: Decimal) -> str:
@@ -270,12 +271,12 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
         q.tags = frozenset(before + after)
         q.stop = opens
         a, b = sentences[q.sentence]
-        if rules >= 2 and not q.limit:
-            heading = _heading(text, opens, a, q.start)
-            q.limit = bool(heading and LIMIT_HEADING.search(heading))
-            q.rule = not q.limit and (bool(heading and RULE_HEADING.search(heading))
-                                      or _in_a_rule(text, a, b, q, limits_by_wording))
-        if rules >= 2:  # what it measures, in words: rules 1 pair without them
+        if rules >= 2:  # rules 1 know neither headings nor rules' values, and pair without words
+            if not q.limit:
+                heading = _heading(text, opens, a, q.start)
+                q.limit = bool(heading and LIMIT_HEADING.search(heading))
+                q.rule = not q.limit and (bool(heading and RULE_HEADING.search(heading))
+                                          or _in_a_rule(text, a, b, q, limits_by_wording))
             q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
     return out
 
@@ -327,8 +328,10 @@ def pairs(context: str, questions: list[str] = (), rules: int = RULES) -> list[t
     sentences = sentence_spans(context)
     tags_of = [set(TAG.findall(context[s:e])) for s, e in sentences]
     limits = [q for q in qs if q.limit]
-    asked = [(q, set(TAG.findall(text)), _content(text) if rules >= 2 else frozenset())
-             for text in questions for q in quantities(text, rules)]
+    asked = []  # each quantity a question writes, with the question's tags and words
+    for text in questions:
+        tags, words = set(TAG.findall(text)), _content(text) if rules >= 2 else frozenset()
+        asked += [(q, tags, words) for q in quantities(text, rules)]
     out = []
     for r in qs:
         if r.limit or r.rule:
