@@ -330,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the model folder (decider's or a Hugging Face diffusion LM's); the file is written there")
     cal.add_argument("--data", required=True, type=Path, nargs="+",
                      help="labelled decision sets, JSONL (decider corpus format): one file or several")
-    cal.add_argument("--sets", type=int, default=1000, help="use the first N sets of the files, in order")
+    cal.add_argument("--sets", type=int, default=None,
+                     help="use only the first N sets of the files, in order (default: every set)")
     cal.add_argument("--threshold", type=float, default=0.9)
     cal.add_argument("--device", default="auto")
     cal.set_defaults(func=cmd_calibrate)

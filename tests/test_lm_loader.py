@@ -157,6 +157,15 @@ def test_calibrate_writes_the_temperature_beside_the_weights_and_the_loader_read
                           *map(str, halves)], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout)["temperature"] == pytest.approx(t)
     assert "2 files in parts/:16" in load_checkpoint(folder).meta["calibrated_on"]
+    # every set of the files by default, however many (a calibration folder plus a validation
+    # file passes a thousand), and the first N with --sets
+    (tmp_path / "many").mkdir()
+    many = tmp_path / "many" / "labelled.jsonl"
+    many.write_text("".join(lines * 63))  # 1,008 sets
+    for extra, used in (([], 1008), (["--sets", "10"], 10)):
+        subprocess.run([sys.executable, "-m", "decider.cli", "calibrate", "--model", str(folder), "--data",
+                        str(many), *extra], capture_output=True, text=True, check=True)
+        assert f"labelled.jsonl:{used}" in load_checkpoint(folder).meta["calibrated_on"]
 
 
 def test_serve_and_batch_take_the_model_folder_as_model_or_checkpoint():

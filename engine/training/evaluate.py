@@ -258,19 +258,21 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
     return fit_temperature(dists, labels)
 
 
-def calibrate_checkpoint(folder: str | Path, sets: int = 1000, threshold: float = 0.9, device: str = "auto",
+def calibrate_checkpoint(folder: str | Path, sets: int | None = None, threshold: float = 0.9, device: str = "auto",
                          corpus: str = "v1", data: Path | Sequence[Path] | None = None) -> dict:
     """Fit the temperature of the checkpoint in `folder` (and its option reader's weight, where
-    it has one) on `sets` validation sets of `corpus`, or on the first `sets` labelled sets of
-    the JSONL file(s) `data` (a team's own decisions), and write it into that folder (only ever
-    the folder named: calibration.json for decider's checkpoints, decider-calibration.json
-    beside a Hugging Face model's weights). Returns what it wrote."""
+    it has one) on `sets` validation sets of `corpus` (1,000 when None), or on the labelled sets
+    of the JSONL file(s) `data` (a team's own decisions; all of them, or the first `sets`), and
+    write it into that folder (only ever the folder named: calibration.json for decider's
+    checkpoints, decider-calibration.json beside a Hugging Face model's weights). Returns what
+    it wrote."""
     from decider.engine.lm_loader import CALIBRATION, is_hf_folder
 
     folder = Path(folder)
     ckpt = load_checkpoint(folder, device=resolve_device(device))
     files = [data] if isinstance(data, (str, Path)) else list(data or [])
-    chosen = [s for f in files for s in load_jsonl(f)][:sets] if files else held_out_sets("validation", sets, corpus)
+    chosen = ([s for f in files for s in load_jsonl(f)][:sets] if files
+              else held_out_sets("validation", sets or 1000, corpus))
     ckpt.temperature = calibrate(ckpt, chosen, threshold)
     if files:
         by_parent: dict[str, list[str]] = {}
