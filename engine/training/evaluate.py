@@ -282,7 +282,7 @@ def calibrate_checkpoint(folder: str | Path, sets: int | None = None, threshold:
                            for parent, names in by_parent.items())
         fitted_on = f"{named}:{len(chosen)}"
     else:
-        fitted_on = f"validation:{sets}" if corpus == "v1" else f"{corpus} validation:{sets}"
+        fitted_on = f"validation:{len(chosen)}" if corpus == "v1" else f"{corpus} validation:{len(chosen)}"
     target = folder / (CALIBRATION if is_hf_folder(folder) else "calibration.json")
     written = calibration(ckpt, fitted_on)
     target.write_text(json.dumps(written, indent=2) + "\n")
