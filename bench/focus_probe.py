@@ -21,31 +21,33 @@ import torch
 from safetensors.torch import load_file
 
 from decider.engine.checkpoint import load_checkpoint, pretrained_encoder_dir
-from decider.engine.reader import ROW, pack, reader_from_pretrained, sentences
+from decider.engine.reader import pack, reader_from_pretrained, sentences, token_rows
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.dataset import load_jsonl
 from decider.engine.training.evaluate import run_policy
 
 
-def nearest_first(embed, lines: list[str], query: str) -> list[int]:
-    """Indices of `lines`, the nearest to `query` first (cosine of mean-pooled states)."""
-    e = embed([*lines, query])
-    return (e[:-1] @ e[-1]).argsort(descending=True).tolist()
-
-
 def focused(s: DecisionSet, embed, keeps: list[int]) -> dict[int, list[DecisionSet]]:
     """Per k in `keeps`, one single-question set per question of `s`, its context the k
-    sentences nearest that question (0: all of them)."""
+    sentences nearest that question and its options (cosine of mean-pooled states; 0: all)."""
     lines = [x for line in s.context.split("\n") for x in sentences(line)]
+    e = embed([*lines, *(" ".join([q.text, *q.options]) for q in s.questions)])
+    said, asked = e[:len(lines)], e[len(lines):]
     out: dict[int, list[DecisionSet]] = {k: [] for k in keeps}
-    for q, a in zip(s.questions, s.answers):
-        order = nearest_first(embed, lines, " ".join([q.text, *q.options]))
+    for q, a, query in zip(s.questions, s.answers, asked):
+        order = (said @ query).argsort(descending=True).tolist()
         for k in keeps:
             keep = sorted(order[:k]) if k else range(len(lines))
             out[k].append(dataclasses.replace(s, sentences=["\n".join(lines[i] for i in keep)], questions=[q],
                                               answers=[a], depth=[0], support=[None], links=[],
                                               question_labels=[]))
     return out
+
+
+def rate(rows: list[tuple[str, bool]], kind: str | None = None) -> float | None:
+    """Share right of the (kind, right) rows of `kind` (all where None)."""
+    got = [c for q, c in rows if kind is None or q == kind]
+    return round(sum(got) / len(got), 4) if got else None
 
 
 def main() -> int:
@@ -63,8 +65,7 @@ def main() -> int:
 
     @torch.no_grad()
     def embed(strings: list[str]) -> torch.Tensor:
-        ids = [[tok.cls, *e.ids[:ROW - 2], tok.sep] for e in tok.tok.encode_batch(strings, add_special_tokens=False)]
-        return reader.encode(*pack(ids, tok.pad, "cpu"))
+        return reader.encode(*pack(token_rows(tok, strings), tok.pad, "cpu"))
 
     singles: dict[int, list[DecisionSet]] = {k: [] for k in keeps}
     for f in args.files:
@@ -76,12 +77,7 @@ def main() -> int:
     for k in keeps:
         sc = run_policy(ckpt, singles[k], "parallel", 0.9, ckpt.temperature, precision="fp32")
         rows = [(s.questions[0].kind, c[0]) for s, c in zip(sc.sets, sc.correct)]
-
-        def rate(kind=None):
-            got = [c for q, c in rows if kind is None or q == kind]
-            return round(sum(got) / len(got), 4) if got else None
-
-        print(f"| {k or 'all'} | {rate()} | {rate('boolean')} | {rate('categorical')} |", flush=True)
+        print(f"| {k or 'all'} | {rate(rows)} | {rate(rows, 'boolean')} | {rate(rows, 'categorical')} |", flush=True)
     return 0
 
 

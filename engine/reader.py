@@ -98,14 +98,12 @@ class SentenceReader(nn.Module):
         cats = [q for q in questions if q.kind == "categorical"]
         if not cats:
             return [[] for _ in questions]
-        said = [[tok.cls, *e.ids[:ROW - 2], tok.sep] for e in tok.tok.encode_batch(sentences(context),
-                                                                                  add_special_tokens=False)]
+        said = token_rows(tok, sentences(context))
         budget = tok.max_length  # as much context as the model's window holds (what a truncated request reads)
         said = said[:sum(total <= budget for total in accumulate(map(len, said)))]
         if not said:
             return [[0.0] * len(q.options) if q.kind == "categorical" else [] for q in questions]
-        answers = [[tok.cls, *e.ids[:ROW - 2], tok.sep] for e in tok.tok.encode_batch(
-            [f"{q.text} {o}" for q in cats for o in q.options], add_special_tokens=False)]
+        answers = token_rows(tok, [f"{q.text} {o}" for q in cats for o in q.options])
         e = self.encode(*pack(said + answers, tok.pad, self.embed_norm.weight.device))
         said_e, answers = e[:len(said)], e[len(said):]
         best = (answers @ said_e.T).max(1).values.tolist()
@@ -117,6 +115,12 @@ class SentenceReader(nn.Module):
             else:
                 out.append([])
         return out
+
+
+def token_rows(tok, strings: list[str]) -> list[list[int]]:
+    """Each string as the reader reads it: [CLS], its first ROW - 2 word pieces, [SEP] (`tok`: a
+    DecisionTokenizer)."""
+    return [[tok.cls, *e.ids[:ROW - 2], tok.sep] for e in tok.tok.encode_batch(strings, add_special_tokens=False)]
 
 
 def pack(strings: list[list[int]], pad: int, device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
