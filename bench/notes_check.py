@@ -30,7 +30,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from decider.engine.notes import RULES, pairs, quantities, relation
+from decider.engine.notes import LATEST_RULES, RULES, pairs, quantities, relation
 from decider.engine.training.corpus import CorpusSpec, make_set
 
 WORDS = {0: "below", 1: "equal to", 2: "above"}
@@ -94,13 +94,14 @@ def main() -> None:
     ap.add_argument("--sets", type=int, default=500)
     ap.add_argument("--split", default="validation")
     ap.add_argument("--family", default="readings")
-    ap.add_argument("--rules", type=int, default=RULES, choices=range(1, RULES + 1),
+    ap.add_argument("--rules", type=int, default=RULES, choices=range(1, LATEST_RULES + 1),
                     help="the pairing rules (engine/notes.py)")
     ap.add_argument("--judged", nargs="?", const=Path(__file__).parent / "notes_pairs.jsonl", type=Path,
                     help="measure on pairs judged by a reader (every pairing rules) instead")
     args = ap.parse_args()
     if args.judged:
-        for sample, rules in ((sample, rules) for sample in ("first", "second") for rules in range(1, RULES + 1)):
+        every = range(1, LATEST_RULES + 1)
+        for sample, rules in ((sample, rules) for sample in ("first", "second") for rules in every):
             c = judged(args.judged, rules, sample)
             print(f"{sample} sample, rules {rules}: {c['notes']} notes name a judged pair; meaningful {c['right'] / max(c['notes'], 1):.3f}"
                   f" of them; {c['right'] / max(c['meaningful'], 1):.3f} of the {c['meaningful']} meaningful pairs "

@@ -34,7 +34,7 @@ import torch.nn.functional as F
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from torch import nn
 
-from decider.engine.notes import RULES
+from decider.engine.notes import LATEST_RULES
 from decider.kernels import dispatch
 
 class ModelConfig(BaseModel):
@@ -82,7 +82,8 @@ class ModelConfig(BaseModel):
                                       "it compares with its limits (\"131.5 °C (above 128 °C)\", engine/notes.py), "
                                       "so that the model reads a comparison as words instead of working it out from "
                                       "digits; the value is the pairing rules it reads (true: 1, as decider-small "
-                                      "39 was trained; 2: rules and words, engine/notes.RULES)", ge=0, le=RULES)
+                                      "39 was trained; 2: rules and words, engine/notes.RULES; 3: times and dates "
+                                      "too)", ge=0, le=LATEST_RULES)
     number_head: bool = Field(False, description="a head that reads, from the prefix pass's states of a number's "
                               "tokens, how its instrument's reading compares with it (below / equal / above): "
                               "trained on the generator's number targets (TrainConfig.number_targets), unused "

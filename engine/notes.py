@@ -34,8 +34,16 @@ What is compared:
   own sentence reaches past ";" to the full stop ("battery 22 %; return-to-charge threshold
   20 %").
 
-The note says "above", "below" or "equal to" the limit, and "within" or "outside" a band. The
-text is otherwise unchanged. This module knows nothing of the model or of torch.
+- pairing rules 3 (`LATEST_RULES`) add times and dates (engine/clock.py): a point is a limit where a
+  time word introduces it ("deadline", "sunset", "last day", "no later than"; right before it "by",
+  "before", "from", "between"), every other point is a reading compared by the rules above with the
+  limits of its kind ("17:30 (after 17:02)"), and a point that a limit on a duration binds is
+  timed from the earlier point the limit counts from ("within 4 hours of losing supply": "10:00
+  (4.5 h after 05:30: above 4 hours)", `since`). A time's digits are then no quantity.
+
+The note says "above", "below" or "equal to" the limit, "within" or "outside" a band, and for
+times and dates "after", "before", "at" or "on". The text is otherwise unchanged. This module knows
+nothing of the model or of torch.
 """
 
 from __future__ import annotations
@@ -44,11 +52,13 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from decider.engine import clock
 from decider.engine.names import sentence_spans
 from decider.engine.numbers import PERCENT_OF, number_spans
 
 MAX_LIMITS = 2  # limits a note names, nearest first
-RULES = 2  # the pairing rules a model reads by default (ModelConfig.reading_notes: 0 none, 1, 2)
+RULES = 2  # the pairing rules a model reads by default (ModelConfig.reading_notes: 0 none, 1, 2, 3)
+LATEST_RULES = 3
 
 # unit spellings, folded to one key each; a unit must end at a word boundary
 UNITS = {
@@ -125,7 +135,8 @@ FULL_STOP = re.compile(r"(?<=[.!?])\s+|\n+")  # tags are a reading's across ";":
 
 # units that measure many things in one text (a notice period, a term and a payment delay in days;
 # a battery's charge and a share of fees in %): a reading in one is paired by words as well
-SHARED_UNITS = frozenset({"%", "day", "week", "month", "year", "h", "min", "s", *CURRENCIES.values()})
+SHARED_UNITS = frozenset({"%", "day", "week", "month", "year", "h", "min", "s", *CURRENCIES.values(),
+                          "clock", "date", "datetime"})  # (times and dates: rules 3)
 # what a quantity measures: the words a few before it in its clause, and for a reading a few after
 WORDS_ABOUT, WORDS_AFTER = 9, 3
 _WORD = re.compile(r"[A-Za-z][a-z]+")  # "battery", "Availability"; not tags or units ("TT", "AGV")
@@ -223,6 +234,10 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
     sentences = sentence_spans(text)
     spans = number_spans(text)
     out: list[Quantity] = []
+    if rules >= 3:  # times and dates are points (engine/clock.py), and their digits no quantity's
+        times = clock.points(text)
+        spans = [n for n in spans if not any(p.start <= n[0] < p.end for p in times)]
+        out += [_point(text, p, sentences) for t in times for p in _limit_or_parts(text, t, sentences)]
     i = 0
     while i < len(spans):
         s, e, value = spans[i]
@@ -261,6 +276,7 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
             out.append(Quantity(start, end, value, unit, text[start:e] + written, sentence,
                                 limit=_is_limit(text, start, end, opens)))
         i += 1
+    out.sort(key=lambda q: q.start)
     stops = [0, *(m.end() for m in FULL_STOP.finditer(text)), len(text) + 1]
     limits_by_wording = [q for q in out if q.limit]
     for q in out:
@@ -279,6 +295,38 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
                                           or _in_a_rule(text, a, b, q, limits_by_wording))
             q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
     return out
+
+
+# (rules 3) words that make the time or date after them a limit, within its clause
+TIME_LIMIT_WORDS = re.compile(
+    r"\b(?:deadlines?|due|until|till|later|latest|earliest|cut-?off|sunrise|sunset|dawn|dusk|expir\w*|last day|"
+    r"opens?|closes?|opening|closing|window|curfew|limits?|allowed|permitted|scheduled|planned|booked|target|"
+    r"no later|no earlier)\b", re.IGNORECASE)
+TIME_LIMIT_BEFORE = re.compile(r"\b(?:by|before|after|from|between|starts?|ends?)\W*$", re.IGNORECASE)  # right before
+TIME_UNITS = frozenset({"clock", "date", "datetime"})
+SECONDS = {"s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800}  # durations an elapsed time is written in
+WORKING = re.compile(r"\b(?:working|business)\b", re.IGNORECASE)
+DURATION_WORDS = {"s": "s", "min": "min", "h": "h", "day": "days", "week": "weeks"}
+
+
+def _time_limit(text: str, start: int, sentence_start: int) -> bool:
+    window = " ".join(_clause_before(text[sentence_start:start])[-WORDS_BACK:])
+    return bool(TIME_LIMIT_WORDS.search(window) or TIME_LIMIT_BEFORE.search(window))
+
+
+def _limit_or_parts(text: str, point: clock.Point, sentences: list[tuple[int, int]]) -> list[clock.Point]:
+    """A span that a limit word introduces is one limit ("from 02:00 to 05:00"); any other is its
+    two points ("flushing 15:10-15:50")."""
+    if point.parts is None or _time_limit(text, point.start, sentences[_sentence_of(sentences, point.start)][0]):
+        return [point]
+    return list(point.parts)
+
+
+def _point(text: str, p: clock.Point, sentences: list[tuple[int, int]]) -> Quantity:
+    sentence = _sentence_of(sentences, p.start)
+    return Quantity(p.start, p.end, Decimal(p.value), p.kind, p.text, sentence,
+                    limit=p.high is not None or _time_limit(text, p.start, sentences[sentence][0]),
+                    high=None if p.high is None else Decimal(p.high))
 
 
 def _heading(text: str, opens: int, clause: int, start: int) -> str | None:
@@ -307,7 +355,11 @@ def _in_a_rule(text: str, a: int, b: int, q: Quantity, limits: list[Quantity]) -
 
 
 def relation(reading: Quantity, limit: Quantity) -> str:
-    """How `reading` stands to `limit`: above, below, equal to; within or outside a band."""
+    """How `reading` stands to `limit`: above, below, equal to; within or outside a band; for times
+    and dates after, before, at or on (engine/clock.py)."""
+    if limit.unit in TIME_UNITS:
+        return clock.relation(int(reading.value), int(limit.value), None if limit.high is None else int(limit.high),
+                              limit.unit)
     if limit.high is not None:
         return "within" if limit.value <= reading.value <= limit.high else "outside"
     if reading.value > limit.value:
@@ -324,7 +376,10 @@ def _same_thing(a: frozenset[str], b: frozenset[str]) -> bool:
 def pairs(context: str, questions: list[str] = (), rules: int = RULES) -> list[tuple[Quantity, list[Quantity]]]:
     """Each reading of `context` that has limits to compare with, and those limits (the
     context's nearest first, then the questions'; one of each value), by pairing rules `rules`."""
-    qs = quantities(context, rules)
+    return _pairs(context, quantities(context, rules), questions, rules)
+
+
+def _pairs(context: str, qs: list[Quantity], questions: list[str], rules: int) -> list[tuple[Quantity, list[Quantity]]]:
     sentences = sentence_spans(context)
     tags_of = [set(TAG.findall(context[s:e])) for s, e in sentences]
     limits = [q for q in qs if q.limit]
@@ -341,7 +396,8 @@ def pairs(context: str, questions: list[str] = (), rules: int = RULES) -> list[t
         untied = [q for q in same if not tags_of[q.sentence]]
         if by_words and len(untied) > 1:  # words choose among several limits; a lone one is the unit's
             untied = ([q for q in untied if q.about & r.about]
-                      or [q for q in untied if _same_thing(q.about, r.about)])
+                      or [q for q in untied if _same_thing(q.about, r.about)]
+                      or (untied if r.unit in TIME_UNITS else []))  # "17:30 OC-3 on yard road" and "sunset 17:02"
         tiers = (
             [q for q in same if q.sentence == r.sentence or rules >= 2 and q.stop == r.stop],
             [q for q in same if r.tag in tags_of[q.sentence]],
@@ -360,11 +416,43 @@ def pairs(context: str, questions: list[str] = (), rules: int = RULES) -> list[t
     return out
 
 
+def since(context: str, qs: list[Quantity]) -> list[tuple[Quantity, Quantity, Quantity, Quantity]]:
+    """(rules 3) Each time or date of `context` that a limit on a duration may bind, with the
+    earlier point it is timed from, the time between them (in the limit's unit) and the limit:
+    "14:04:02 help request sent" from "14:03:10 path blocked" against "blocked for more than 45
+    seconds". Among several such limits, those that share a word with the point; the point timed
+    from is the last earlier one that shares a word with those written after the limit ("within
+    90 seconds of the request"), else the text's first."""
+    points = [q for q in qs if q.unit in TIME_UNITS and not q.limit and not q.rule]
+    durations = [q for q in qs if q.unit in SECONDS and q.limit and not q.rule and q.high is None]
+    out = []
+    for r in points:
+        earlier = [p for p in points if p.start < r.start and p.unit == r.unit]
+        found = [d for d in durations if d.about & r.about] if len(durations) > 1 else durations
+        for d in sorted(found, key=lambda d: abs(d.start - r.start))[:MAX_LIMITS] if earlier else ():
+            cue = _content(" ".join(re.split(r"[,;.(\n]", context[d.end:d.end + 80], maxsplit=1)[0].split()[:4]))
+            start = next((p for p in reversed(earlier) if p.about & cue), earlier[0])
+            if seconds := clock.elapsed(int(r.value), int(start.value), r.unit):
+                value = (Decimal(seconds) / SECONDS[d.unit]).quantize(Decimal("0.01")).normalize()
+                if r.unit == "date" and WORKING.search(d.text):  # "within 5 Working Days": weekdays only
+                    value = Decimal(clock.working_days(int(r.value), int(start.value)))
+                took = f"{_figure(value)} {DURATION_WORDS[d.unit]}"
+                out.append((r, start, Quantity(r.start, r.end, value, d.unit, took, r.sentence), d))
+    return out
+
+
 def annotate(context: str, questions: list[str] = (), rules: int = RULES) -> str:
-    """`context` with a note after each reading that has limits to compare with."""
+    """`context` with a note after each reading that has limits to compare with (and, by rules 3,
+    each time or date that a limit on a duration binds: "(52 s after 14:03:10: above 45 seconds)")."""
+    qs = quantities(context, rules)
+    notes: dict[int, list[str]] = {}
+    for r, limits in _pairs(context, qs, questions, rules):
+        notes[r.end] = [f"{relation(r, q)} {q.text}" for q in limits]
+    for r, start, took, limit in since(context, qs) if rules >= 3 else ():
+        notes.setdefault(r.end, []).append(f"{took.text} after {start.text}: {relation(took, limit)} {limit.text}")
     out, last = [], 0
-    for r, limits in pairs(context, questions, rules):
-        out += [context[last:r.end], " (", "; ".join(f"{relation(r, q)} {q.text}" for q in limits), ")"]
-        last = r.end
+    for end in sorted(notes):
+        out += [context[last:end], " (", "; ".join(notes[end]), ")"]
+        last = end
     out.append(context[last:])
     return "".join(out)

@@ -164,6 +164,12 @@ def test_a_model_reads_the_notes_by_the_rules_it_was_trained_with(tiny):
         tiny.tokenizer.reading_notes = cfg.reading_notes
         decoded[rules] = tiny.tokenizer.tok.decode(tiny.tokenizer.encode(context, questions).prefix_ids)
     assert "below 25" in decoded[True] and "below 25" not in decoded[2] and "below 20" in decoded[2]
+    night = "Night speed applies after sunset. Today: sunset 17:02. 17:30 OC-3 on yard road north."
+    for rules in (2, 3):
+        cfg = ModelConfig.model_validate({**tiny.model.cfg.model_dump(), "reading_notes": rules})
+        tiny.tokenizer.reading_notes = cfg.reading_notes
+        decoded[rules] = tiny.tokenizer.tok.decode(tiny.tokenizer.encode(night, questions).prefix_ids)
+    assert "after 17" not in decoded[2] and "after 17" in decoded[3]
 
 
 def test_notes_by_rules_2_name_what_a_reader_judged_meaningful_more_often():
@@ -192,3 +198,53 @@ def test_rules_1_write_the_notes_decider_small_39_was_trained_on():
         for s in load_jsonl(path):
             h.update(annotate(s.context, [q.text for q in s.questions], rules=1).encode())
     assert h.hexdigest() == "46b0306e4ae7a2d1f5958eb70cac6c0f0baa522946c2d22c324e85f3227b7351"
+
+
+def test_rules_3_compare_times_and_dates_with_the_deadlines_and_windows_that_name_them():
+    out = annotate("Deadline: Friday 14 March, 17:00. Ada - Fri 14 March 16:59. Eero - Fri 14 March 17:40.", rules=3)
+    assert "Fri 14 March 16:59 (before Friday 14 March, 17:00)" in out
+    assert "Fri 14 March 17:40 (after Friday 14 March, 17:00)" in out
+    out = annotate("From 02:00 to 05:00, export must be 60 MW or less. Readings: 01:50 96 MW; 02:05 58 MW.", rules=3)
+    assert "01:50 (outside 02:00 to 05:00) 96 MW (above 60 MW)" in out
+    assert "02:05 (within 02:00 to 05:00) 58 MW (below 60 MW)" in out
+    out = annotate("Night runs between 22:00 and 06:00. Started 23:10. Stopped 06:30.", rules=3)
+    assert "23:10 (within 22:00 and 06:00)" in out and "06:30 (outside 22:00 and 06:00)" in out
+    # a span no limit word introduces is two points, and a time with no limit stays as it was
+    plain = "Flushing 15:10-15:50. Valves reopened 16:05."
+    assert annotate(plain, rules=3) == plain
+
+
+def test_rules_3_pick_the_deadline_by_words_and_leave_rules_2_as_they_were():
+    context = ("The Initial Term expires on 28 February 2025, so the last day for a non-renewal notice is "
+               "30 November 2024. The Customer e-mailed a non-renewal notice on 15 November 2024 and sent a signed "
+               "letter by courier on 10 December 2024.")
+    out = annotate(context, rules=3)
+    assert "15 November 2024 (before 30 November 2024)" in out  # the notice's deadline, not the term's
+    assert "10 December 2024 (after" in out  # "by courier" makes no limit
+    assert annotate(context, rules=2) == context
+
+
+def test_rules_3_time_what_a_duration_limit_binds_from_the_point_it_names():
+    context = ("Rules: customers off supply for more than 12 hours are owed compensation. Sensitive customers must "
+               "receive bottled water within 4 hours of losing supply. Timeline: supply lost 05:30. Care home "
+               "received bottled water 09:15. Dialysis patient received bottled water 10:00.")
+    out = annotate(context, rules=3)
+    assert "09:15 (3.75 h after 05:30: below 4 hours)" in out
+    assert "10:00 (4.5 h after 05:30: above 4 hours)" in out  # from the supply loss, not the 09:15 before it
+    out = annotate("If its path is blocked for more than 45 seconds, it sends a help request. If no operator accepts "
+                   "within 90 seconds of the request, it stays stopped. 14:03:10 path blocked. 14:04:02 help request "
+                   "sent. 14:05:20 operator accepts.", rules=3)
+    assert "14:05:20 (78 s after 14:04:02: below 90 seconds)" in out  # "of the request": the request's time
+    out = annotate("Invoices are payable within 30 days of the invoice date. Invoice dated 1 March 2025 was paid on "
+                   "15 April 2025.", rules=3)
+    assert "15 April 2025 (45 days after 1 March 2025: above 30 days)" in out
+    out = annotate("Defects must be notified within 5 Working Days after delivery. Delivered Fri 7 Mar 2025; "
+                   "defect notice sent Mon 10 Mar 2025.", rules=3)
+    assert "Mon 10 Mar 2025 (1 days after Fri 7 Mar 2025: below 5 Working Days)" in out  # weekdays only
+
+
+def test_rules_3_a_night_log_runs_past_midnight_and_clock_digits_are_no_quantity():
+    out = annotate("Curfew from 23:00. 22:30 robot parked. 23:50 robot moved. 00:30 robot moved.", rules=3)
+    assert "00:30 (after 23:00)" in out  # the next day's, after the 23:50 before it
+    assert not [q for q in quantities("Restart at 06:00 hrs.", rules=3) if q.unit == "h"]
+    assert [q.unit for q in quantities("Restart at 06:00 hrs.", rules=2)] == ["h"]  # as version 40 reads it

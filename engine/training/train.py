@@ -42,7 +42,7 @@ from decider.engine.training.corpus import CorpusSpec, DecisionSet, make_set, ma
 from decider.engine.decode import Batch
 from decider.engine.device import autocast_for, resolve_device
 from decider.engine.model import PRESETS, ModelConfig
-from decider.engine.notes import RULES
+from decider.engine.notes import LATEST_RULES
 from decider.engine.numbers import number_spans
 from decider.engine.tokenizer import DecisionTokenizer
 from decider.engine.request import DecisionInputError, answer_classes
@@ -165,8 +165,8 @@ class TrainConfig(BaseModel):
     reading_notes: bool | int = Field(False, description="turn on a model's reading notes, or move it to newer "
                                       "pairing rules (ModelConfig.reading_notes: each reading of a context is "
                                       "followed by how it compares with its limits, in words, engine/notes.py; true "
-                                      "or 1: decider-small 39's rules, 2: rules and words); the model learns to read "
-                                      "them from here on", ge=0, le=RULES)
+                                      "or 1: decider-small 39's rules, 2: rules and words, 3: times and dates too); "
+                                      "the model learns to read them from here on", ge=0, le=LATEST_RULES)
     option_context: bool = Field(False, description="give a model without it options read in context "
                                  "(ModelConfig.option_context: an option's vector also carries the prefix's states "
                                  "of its own words), through a projection starting at zero")
