@@ -27,7 +27,7 @@ MONTHS = {m[:3].lower(): i for i, m in enumerate(
     ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
      "December"), 1)}
 _MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|" \
-         r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+         r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?!\w)"
 _WEEKDAY = r"(?:(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?\.?,?\s)?"
 _ORD = r"(?:st|nd|rd|th)?"
 DATE = re.compile(
@@ -36,7 +36,7 @@ DATE = re.compile(
     r"|(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]\d)-(?P<d3>[0-3]\d)"
     r"|(?P<d4>[0-3]?\d)[/.](?P<m4>[01]?\d)[/.](?P<y4>(?:19|20)\d\d))(?![\w/-])")
 CLOCK = re.compile(r"(?<![\w:./])(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?::(?P<s>[0-5]\d))?"
-                   r"(?:\s?(?P<ampm>[ap]\.?m\.?)(?!\w))?(?![\w:]|[.,]\d)", re.IGNORECASE)
+                   r"(?:\s?(?P<ampm>[ap]\.?m\.?)(?!\w))?(?!\w|[:.,]\d)", re.IGNORECASE)
 DATE_THEN_CLOCK = re.compile(r",?\s(?:at\s)?(?=\d)")  # "Friday 14 March, 17:00", "14 March at 09:00"
 SPAN = re.compile(r"\s*(?:to|and|until|till|-|–|—)\s*")
 DAY = 86400

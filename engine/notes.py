@@ -188,6 +188,7 @@ class Quantity:
     stop: int = 0  # where that sentence (to a full stop) starts
     rule: bool = False  # (rules 2) a value a rule sets: neither a reading nor a limit
     about: frozenset[str] = frozenset()  # what it measures, in words (_about)
+    event: frozenset[str] = frozenset()  # (rules 3) a time's: the words right next to it (_events)
 
 
 def _sentence_of(spans: list[tuple[int, int]], pos: int) -> int:
@@ -294,30 +295,53 @@ def quantities(text: str, rules: int = RULES) -> list[Quantity]:
                 q.rule = not q.limit and (bool(heading and RULE_HEADING.search(heading))
                                           or _in_a_rule(text, a, b, q, limits_by_wording))
             q.about = _about(text, q.start, q.end, a, b, after=not q.limit)
+            if q.unit in TIME_UNITS and not q.limit:  # a log line's event follows its time: "14:35:53, HX-3 door shut"
+                q.about |= _content(" ".join(text[q.end:closes].split()[:WORDS_AFTER + 2]))
+    if rules >= 3:
+        _events(text, [q for q in out if q.unit in TIME_UNITS and not q.limit])
     return out
 
 
 # (rules 3) words that make the time or date after them a limit, within its clause
+# (a limit word among the few before a time is more often an event's: "started 06:10", "due at 14:00",
+# "closing the valve at 09:12"; these are the words that a deadline or a boundary keeps)
 TIME_LIMIT_WORDS = re.compile(
-    r"\b(?:deadlines?|due|until|till|later|latest|earliest|cut-?off|sunrise|sunset|dawn|dusk|expir\w*|last day|"
-    r"opens?|closes?|opening|closing|window|curfew|limits?|allowed|permitted|scheduled|planned|booked|target|"
-    r"no later|no earlier)\b", re.IGNORECASE)
-TIME_LIMIT_BEFORE = re.compile(r"\b(?:by|before|after|from|between|starts?|ends?)\W*$", re.IGNORECASE)  # right before
+    r"\b(?:deadlines?|cut-?off|sunrise|sunset|dawn|dusk|expir(?:y|es|ed|ing|ation)|last day|curfew|latest|earliest|"
+    r"no later than|not later than|no earlier than|not earlier than)\b", re.IGNORECASE)
+TIME_LIMIT_BEFORE = re.compile(r"\b(?:by|before|after|until|till)\W*$", re.IGNORECASE)  # right before it
+TIME_LIMIT_AFTER = re.compile(r"\W{0,3}(?:is|was|as|being) (?:the|its|their)\b[^,;.]{0,30}?\b(?:deadline|last day|"
+                              r"cut-?off|closing date|due date|expiry)", re.IGNORECASE)  # "30 June is the deadline"
+# a span is a limit where one of these is among the few words before it: "between 06:00 and 22:00",
+# "permitted hours 09:00-18:00", "from 02:00 to 05:00"; "flushing 15:10-15:50" is two times
+SPAN_WORDS = re.compile(r"\b(?:between|from|window|hours|permitted|allowed|only|open|opening|curfew|quiet|"
+                        r"restricted)\b", re.IGNORECASE)
 TIME_UNITS = frozenset({"clock", "date", "datetime"})
 SECONDS = {"s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800}  # durations an elapsed time is written in
 WORKING = re.compile(r"\b(?:working|business)\b", re.IGNORECASE)
 DURATION_WORDS = {"s": "s", "min": "min", "h": "h", "day": "days", "week": "weeks"}
 
 
-def _time_limit(text: str, start: int, sentence_start: int) -> bool:
+def _events(text: str, times: list[Quantity]) -> None:
+    """Each time's event: the few words between it and the time before it (in its sentence, "was
+    paid on 15 April") and up to the next ("09:02 LT-301 alarm raised. 09:06 ...")."""
+    bounds = [0, *(q.end for q in times)], [*(q.start for q in times), len(text)]
+    for q, before, after in zip(times, bounds[0], bounds[1][1:]):
+        before = _clause_before(text[max(before, q.stop):q.start])[-3:]
+        after = re.split(r"[.!?\n]\s", text[q.end:after], maxsplit=1)[0].split()[:WORDS_AFTER + 2]
+        q.event = _content(" ".join(before + after))
+
+
+def _time_limit(text: str, start: int, end: int, sentence_start: int, span: bool = False) -> bool:
     window = " ".join(_clause_before(text[sentence_start:start])[-WORDS_BACK:])
-    return bool(TIME_LIMIT_WORDS.search(window) or TIME_LIMIT_BEFORE.search(window))
+    return bool(TIME_LIMIT_WORDS.search(window) or TIME_LIMIT_BEFORE.search(window) or TIME_LIMIT_AFTER.match(text, end)
+                or span and SPAN_WORDS.search(window))
 
 
 def _limit_or_parts(text: str, point: clock.Point, sentences: list[tuple[int, int]]) -> list[clock.Point]:
     """A span that a limit word introduces is one limit ("from 02:00 to 05:00"); any other is its
     two points ("flushing 15:10-15:50")."""
-    if point.parts is None or _time_limit(text, point.start, sentences[_sentence_of(sentences, point.start)][0]):
+    opens = sentences[_sentence_of(sentences, point.start)][0]
+    if point.parts is None or _time_limit(text, point.start, point.end, opens, span=True):
         return [point]
     return list(point.parts)
 
@@ -325,7 +349,7 @@ def _limit_or_parts(text: str, point: clock.Point, sentences: list[tuple[int, in
 def _point(text: str, p: clock.Point, sentences: list[tuple[int, int]]) -> Quantity:
     sentence = _sentence_of(sentences, p.start)
     return Quantity(p.start, p.end, Decimal(p.value), p.kind, p.text, sentence,
-                    limit=p.high is not None or _time_limit(text, p.start, sentences[sentence][0]),
+                    limit=p.high is not None or _time_limit(text, p.start, p.end, sentences[sentence][0]),
                     high=None if p.high is None else Decimal(p.high))
 
 
@@ -386,7 +410,7 @@ def _pairs(context: str, qs: list[Quantity], questions: list[str], rules: int) -
     asked = []  # each quantity a question writes, with the question's tags and words
     for text in questions:
         tags, words = set(TAG.findall(text)), _content(text) if rules >= 2 else frozenset()
-        asked += [(q, tags, words) for q in quantities(text, rules)]
+        asked += [(q, tags, words) for q in quantities(text, rules) if q.unit not in TIME_UNITS]  # an event's time
     out = []
     for r in qs:
         if r.limit or r.rule:
@@ -417,22 +441,27 @@ def _pairs(context: str, qs: list[Quantity], questions: list[str], rules: int) -
 
 
 def since(context: str, qs: list[Quantity]) -> list[tuple[Quantity, Quantity, Quantity, Quantity]]:
-    """(rules 3) Each time or date of `context` that a limit on a duration may bind, with the
-    earlier point it is timed from, the time between them (in the limit's unit) and the limit:
-    "14:04:02 help request sent" from "14:03:10 path blocked" against "blocked for more than 45
-    seconds". Among several such limits, those that share a word with the point; the point timed
-    from is the last earlier one that shares a word with those written after the limit ("within
-    90 seconds of the request"), else the text's first."""
+    """(rules 3) Each time or date of `context` that a limit on a duration binds, with the earlier
+    point it is timed from, the time between them (in the limit's unit) and the limit: "10:00"
+    of "received bottled water 10:00" from "supply lost 05:30" against "must receive bottled water
+    within 4 hours of losing supply". A limit binds a point that shares a word with it; the point
+    timed from is, of the earlier ones (those of the same tag first), the last that shares a word
+    with what the limit counts from ("of losing supply"), else the first that shares one with the
+    limit itself ("blocked for more than 45 seconds": the first "blocked"); else there is none."""
     points = [q for q in qs if q.unit in TIME_UNITS and not q.limit and not q.rule]
     durations = [q for q in qs if q.unit in SECONDS and q.limit and not q.rule and q.high is None]
     out = []
     for r in points:
         earlier = [p for p in points if p.start < r.start and p.unit == r.unit]
-        found = [d for d in durations if d.about & r.about] if len(durations) > 1 else durations
-        for d in sorted(found, key=lambda d: abs(d.start - r.start))[:MAX_LIMITS] if earlier else ():
+        own = [p for p in earlier if r.tag and p.tag == r.tag]
+        found = sorted((d for d in durations if d.about & r.about), key=lambda d: abs(d.start - r.start))
+        for d in found[:MAX_LIMITS] if earlier else ():
             cue = _content(" ".join(re.split(r"[,;.(\n]", context[d.end:d.end + 80], maxsplit=1)[0].split()[:4]))
-            start = next((p for p in reversed(earlier) if p.about & cue), earlier[0])
-            if seconds := clock.elapsed(int(r.value), int(start.value), r.unit):
+            if r.event & cue:  # "09:02 LT-301 alarm raised" is what "within 5 minutes of being raised" counts from
+                continue
+            start = next((p for p in [*reversed(own), *reversed(earlier)] if p.event & cue),
+                         next((p for p in [*own, *earlier] if p.event & d.about), None))
+            if start and (seconds := clock.elapsed(int(r.value), int(start.value), r.unit)):
                 value = (Decimal(seconds) / SECONDS[d.unit]).quantize(Decimal("0.01")).normalize()
                 if r.unit == "date" and WORKING.search(d.text):  # "within 5 Working Days": weekdays only
                     value = Decimal(clock.working_days(int(r.value), int(start.value)))
@@ -452,7 +481,7 @@ def annotate(context: str, questions: list[str] = (), rules: int = RULES) -> str
         notes.setdefault(r.end, []).append(f"{took.text} after {start.text}: {relation(took, limit)} {limit.text}")
     out, last = [], 0
     for end in sorted(notes):
-        out += [context[last:end], " (", "; ".join(notes[end]), ")"]
+        out += [context[last:end], " (", "; ".join(dict.fromkeys(notes[end])), ")"]  # each note once
         last = end
     out.append(context[last:])
     return "".join(out)

@@ -125,7 +125,7 @@ SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3, "heldout": 
 
 # Corpus v2: the v1 patterns above plus the families of engine/training/families/ (the
 # language users write). A mix gives each family's share of the sets.
-FAMILIES = ("v1", "readings", "contracts", "reports", "quantified", "rulebase")  # rulebase: training only
+FAMILIES = ("v1", "readings", "contracts", "reports", "quantified", "rulebase", "timing")  # the last two: training only
 FAMILY_KNOBS = {"readings": ("stated", "roles", "role_rules", "drills", "groups"),  # CorpusSpec fields a family's generate takes
                 "quantified": ("closed_world",), "rulebase": ("binding",), "contracts": ("holders",),
                 "reports": ("fleets",)}

@@ -1,0 +1,105 @@
+"""The timing family: windows, cut-offs, deadlines and time limits. Its answers come from its own
+arithmetic on the times; the reading notes (engine/notes.py, pairing rules 3) work the same
+comparisons out of the text alone, so where a note stands on the line a question asks about,
+the two must agree."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+from decider.engine.checkpoint import DEFAULT_CHECKPOINT
+from decider.engine.notes import _pairs, quantities, relation, since
+from decider.engine.request import as_request
+from decider.engine.tokenizer import DecisionTokenizer
+from decider.engine.training.corpus import CorpusSpec, make_set, make_sets
+from decider.engine.training.families import base
+from decider.engine.training.families import timing
+
+
+def _sets(n: int, style: base.Style | None = None):
+    return [timing.generate(random.Random(f"timing-test:{i}"), style or base.Style(), 8, 3) for i in range(n)]
+
+
+# a question that asks about the late, outside or too-slow side
+LATE_SIDE = re.compile(r"outside|break|not allow|next working day|wait for|miss|late|following day|out of time|"
+                       r"after the deadline|longer|breach|too slow|go over")
+
+
+def _note_words(s) -> dict[int, list[str]]:
+    """The relation words of every note (rules 3), by the sentence their point is in."""
+    context, starts = s.context, [0]
+    for sentence in s.sentences[:-1]:
+        starts.append(starts[-1] + len(sentence) + 1)
+    found = quantities(context, 3)
+    at = [(r, relation(r, q)) for r, limits in _pairs(context, found, [], 3) for q in limits]
+    at += [(r, relation(took, limit)) for r, _, took, limit in since(context, found)]
+    out: dict[int, list[str]] = {}
+    for r, word in at:
+        out.setdefault(max(i for i, a in enumerate(starts) if a <= r.start), []).append(word)
+    return out
+
+
+def test_the_notes_agree_with_the_answers_where_they_stand_on_the_asked_line():
+    seen = Counter()
+    for s in _sets(400):
+        words = _note_words(s)
+        strict = "from " in s.context and " on leave the next" in s.context  # "orders from 14:00 on": 14:00 is late
+        for q, answer, line in zip(s.questions, s.answers, s.support):
+            seen["questions"] += 1
+            if not (said := words.get(line)):
+                continue
+            late = any(w in ("outside", "above") for w in said) or "after" in said and "before" not in said \
+                or strict and "at" in said
+            if q.kind == "boolean":
+                asks_late = (q.choices[answer] == "yes") == bool(LATE_SIDE.search(q.text))
+            else:
+                asks_late = "next" in q.choices[answer]
+            seen["noted"] += 1
+            seen["agree"] += late == asks_late
+    assert seen["noted"] > 0.85 * seen["questions"]
+    assert seen["agree"] > 0.98 * seen["noted"]
+
+
+def test_yes_and_no_are_balanced_and_limits_are_often_met_exactly():
+    sets = _sets(300)
+    answers = Counter(q.choices[a] for s in sets for q, a in zip(s.questions, s.answers) if q.kind == "boolean")
+    assert 0.4 < answers["yes"] / (answers["yes"] + answers["no"]) < 0.6
+    equal = sum("(at " in a or "(on " in a or "equal to" in a for a in (_annotated(s) for s in sets))
+    assert equal > 0.2 * len(sets)  # "by 14:00" and "within" are inclusive: a time at the limit is asked often
+
+
+def _annotated(s) -> str:
+    from decider.engine.notes import annotate
+
+    return annotate(s.context, [q.text for q in s.questions], 3)
+
+
+def test_deterministic_within_limits_and_accepted_by_the_service():
+    spec = CorpusSpec(split="train", mix=(("timing", 1.0),), more_phrasings=True)
+    sets = make_sets(spec, 200)
+    again = make_set(spec, 11)
+    assert (again.context, again.answers) == (sets[11].context, sets[11].answers)
+    assert {s.domain for s in sets} == {"timing"}
+    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
+    for s in sets:
+        as_request(s.context, s.questions)
+        assert 1 <= len(s.questions) <= 8 and len(s.answers) == len(s.questions)
+    assert max(len(e.prefix_ids) for e in tok.encode_batch([(s.context, s.questions) for s in sets])) <= 512
+
+
+def test_held_out_phrasings_stay_out_of_training(monkeypatch):
+    picks = []
+
+    def recording(rng, templates, style):
+        picks.append((tuple(templates), text := pick(rng, templates, style)))
+        return text
+
+    pick = base.pick
+    monkeypatch.setattr(base, "pick", recording)
+    _sets(100, base.Style(more=True))
+    assert picks and not any(t in base.held_out_templates(p) for p, t in picks)
+    picks.clear()
+    _sets(100, base.Style(heldout=True))
+    assert picks and all(t in base.held_out_templates(p) for p, t in picks if len(p) >= base.HELD_OUT_EVERY)
