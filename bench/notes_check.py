@@ -5,6 +5,7 @@ only if the note paired the limit with the right reading.
 
     python bench/notes_check.py [--sets 500] [--split validation] [--family readings] [--rules 2]
     python bench/notes_check.py --judged [bench/notes_pairs.jsonl]
+    python bench/notes_check.py --judged-times [bench/time_notes_judged.jsonl]
 
 Prints, over the notes of N generated sets: how many notes name a limit the generator labels,
 and how often the note's word (above, below, equal to) is the label's; bands (within, outside)
@@ -21,6 +22,14 @@ rules 2 were worked out on it; the second's are those rules 1 or 2 could name, d
 after rules 2 were written, so it tells whether they carry. Prints, per sample and pairing
 rules, how many notes name a judged pair, the share of them that are meaningful (precision) and
 the share of the meaningful pairs that get a note (recall).
+
+With --judged-times: the notes pairing rules 3 write on times and dates. bench/time_notes_judged.jsonl
+holds two samples of 60 sets each of the written training files (not of the 32 no version trains
+on) and every time note on them, each judged by a reader: is the comparison one a careful reader
+of the text would make (meaningful), and is its arithmetic right (correct). The first sample's
+notes are those of a first draft of rules 3 (356 notes, 14% meaningful), which the rules were
+then tightened on; the second was drawn and judged after. Prints, per sample, how many notes the
+rules write now, how many of them were judged, and the shares meaningful and correct.
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from decider.engine.notes import LATEST_RULES, RULES, pairs, quantities, relation
+from decider.engine.notes import LATEST_RULES, RULES, TIME_UNITS, _pairs, pairs, quantities, relation, since
 from decider.engine.training.corpus import CorpusSpec, make_set
 
 WORDS = {0: "below", 1: "equal to", 2: "above"}
@@ -89,6 +98,31 @@ def judged(path: Path, rules: int, sample: str = "first") -> Counter:
     return seen
 
 
+def time_notes(context: str) -> set[tuple[int, str]]:
+    """(where its point starts, what it says) of every time note pairing rules 3 write on `context`."""
+    found = quantities(context, 3)
+    out = {(r.start, f"{relation(r, q)} {q.text}") for r, limits in _pairs(context, found, [], 3) for q in limits
+           if r.unit in TIME_UNITS}
+    return out | {(r.start, f"{took.text} after {start.text}: {relation(took, limit)} {limit.text}")
+                  for r, start, took, limit in since(context, found)}
+
+
+def judged_times(path: Path, sample: str) -> Counter:
+    seen = Counter()
+    for line in path.read_text().splitlines():
+        item = json.loads(line)
+        if item["sample"] != sample:
+            continue
+        judged_notes = {(n["at"], n["note"]): n for n in item["notes"]}
+        for key in time_notes(item["context"]):
+            n = judged_notes.get(key)
+            seen["notes"] += 1
+            seen["judged"] += n is not None
+            seen["meaningful"] += bool(n and n["meaningful"])
+            seen["correct"] += bool(n and n["correct"])
+    return seen
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", type=int, default=500)
@@ -98,7 +132,16 @@ def main() -> None:
                     help="the pairing rules (engine/notes.py)")
     ap.add_argument("--judged", nargs="?", const=Path(__file__).parent / "notes_pairs.jsonl", type=Path,
                     help="measure on pairs judged by a reader (every pairing rules) instead")
+    ap.add_argument("--judged-times", nargs="?", const=Path(__file__).parent / "time_notes_judged.jsonl", type=Path,
+                    help="measure pairing rules 3's notes on times and dates on sets whose notes a reader judged")
     args = ap.parse_args()
+    if args.judged_times:
+        for sample in ("first", "second"):
+            c = judged_times(args.judged_times, sample)
+            print(f"{sample} sample: {c['notes']} time notes, {c['judged']} of them judged; meaningful "
+                  f"{c['meaningful'] / max(c['judged'], 1):.3f} and correct {c['correct'] / max(c['judged'], 1):.3f} "
+                  "of the judged")
+        return
     if args.judged:
         every = range(1, LATEST_RULES + 1)
         for sample, rules in ((sample, rules) for sample in ("first", "second") for rules in every):

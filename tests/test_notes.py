@@ -182,6 +182,16 @@ def test_notes_by_rules_2_name_what_a_reader_judged_meaningful_more_often():
         assert two["right"] >= one["right"]  # as many meaningful pairs named
 
 
+def test_time_notes_by_rules_3_are_meaningful_more_often_than_the_draft_they_were_tightened_from():
+    from notes_check import judged_times
+
+    path = ROOT / "bench" / "time_notes_judged.jsonl"
+    first, second = judged_times(path, "first"), judged_times(path, "second")
+    assert first["judged"] >= 40 and first["meaningful"] / first["judged"] > 0.45  # the draft's notes: 0.143
+    assert second["judged"] == second["notes"] and second["meaningful"] / second["judged"] > 0.35  # 0.391
+    assert second["correct"] / second["judged"] > 0.95
+
+
 def test_rules_1_write_the_notes_decider_small_39_was_trained_on():
     # the shipped model reads rules 1: whatever later rules change, its notes on the written sets it
     # trained on and on bench/realistic stay what they were when it was trained (the digest is of
