@@ -35,11 +35,13 @@ What is compared:
   20 %").
 
 - pairing rules 3 (`LATEST_RULES`) add times and dates (engine/clock.py): a point is a limit where a
-  time word introduces it ("deadline", "sunset", "last day", "no later than"; right before it "by",
-  "before", "from", "between"), every other point is a reading compared by the rules above with the
-  limits of its kind ("17:30 (after 17:02)"), and a point that a limit on a duration binds is
-  timed from the earlier point the limit counts from ("within 4 hours of losing supply": "10:00
-  (4.5 h after 05:30: above 4 hours)", `since`). A time's digits are then no quantity.
+  deadline or boundary word introduces it ("deadline", "cut-off", "sunset", "last day", "no later
+  than"; right before it "by", "before", "after", "until"), a span where a window word stands
+  before it ("between", "from", "permitted hours"); a question's time is an event's, never a
+  limit. Every other point is a reading compared by the rules above with the limits of its kind
+  ("17:30 (after 17:02)"), and a point that a limit on a duration binds is timed from the
+  earlier point the limit counts from ("within 4 hours of losing supply": "10:00 (4.5 h after
+  05:30: above 4 hours)", `since`). A time's digits are then no quantity.
 
 The note says "above", "below" or "equal to" the limit, "within" or "outside" a band, and for
 times and dates "after", "before", "at" or "on". The text is otherwise unchanged. This module knows
