@@ -9,12 +9,9 @@ import re
 from collections import Counter
 
 import pytest
-from decider.engine.checkpoint import DEFAULT_CHECKPOINT
-from decider.engine.request import as_request
-from decider.engine.tokenizer import DecisionTokenizer
-from decider.engine.training.corpus import CorpusSpec, make_set, make_sets
 from decider.engine.training.families import base
 from decider.engine.training.families import rulebase as rb
+from family_checks import deterministic_and_accepted, held_out_phrasings_stay_out
 
 
 def _sets(n: int = 400, links: int = 3, style: base.Style | None = None):
@@ -112,16 +109,7 @@ def test_which_questions_have_one_right_option_named_in_the_text():
 
 
 def test_deterministic_within_limits_and_accepted_by_the_service():
-    spec = CorpusSpec(split="train", mix=(("rulebase", 1.0),), more_phrasings=True)
-    sets = make_sets(spec, 200)
-    again = make_set(spec, 11)
-    assert (again.context, again.answers) == (sets[11].context, sets[11].answers)
-    assert {s.domain for s in sets} == {"rulebase"}
-    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
-    for s in sets:
-        as_request(s.context, s.questions)
-        assert len(s.questions) <= 8 and len(s.answers) == len(s.questions)
-    assert max(len(e.prefix_ids) for e in tok.encode_batch([(s.context, s.questions) for s in sets])) <= 512
+    deterministic_and_accepted("rulebase")
 
 
 @pytest.mark.parametrize("links", [0, 1, 3])
@@ -133,21 +121,7 @@ def test_rule_chains_stay_within_max_links(links):
 
 
 def test_held_out_phrasings_stay_out_of_training(monkeypatch):
-    """Every phrasing the family picks, recorded: training draws none of a pattern's held-out
-    fifth, the heldout split nothing else (patterns of five phrasings or more)."""
-    picks = []
-
-    def recording(rng, templates, style):
-        picks.append((tuple(templates), text := pick(rng, templates, style)))
-        return text
-
-    pick = base.pick
-    monkeypatch.setattr(base, "pick", recording)
-    _sets(100, 3, base.Style(more=True))
-    assert picks and not any(t in base.held_out_templates(p) for p, t in picks)
-    picks.clear()
-    _sets(100, 3, base.Style(heldout=True))
-    assert picks and all(t in base.held_out_templates(p) for p, t in picks if len(p) >= base.HELD_OUT_EVERY)
+    held_out_phrasings_stay_out(monkeypatch, lambda style: _sets(100, 3, style))
 
 
 def test_no_set_says_both_of_two_opposites():

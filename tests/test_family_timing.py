@@ -9,13 +9,10 @@ import random
 import re
 from collections import Counter
 
-from decider.engine.checkpoint import DEFAULT_CHECKPOINT
-from decider.engine.notes import _pairs, quantities, relation, since
-from decider.engine.request import as_request
-from decider.engine.tokenizer import DecisionTokenizer
-from decider.engine.training.corpus import CorpusSpec, make_set, make_sets
+from decider.engine.notes import _pairs, annotate, quantities, relation, since
 from decider.engine.training.families import base
 from decider.engine.training.families import timing
+from family_checks import deterministic_and_accepted, held_out_phrasings_stay_out
 
 
 def _sets(n: int, style: base.Style | None = None):
@@ -71,35 +68,12 @@ def test_yes_and_no_are_balanced_and_limits_are_often_met_exactly():
 
 
 def _annotated(s) -> str:
-    from decider.engine.notes import annotate
-
     return annotate(s.context, [q.text for q in s.questions], 3)
 
 
 def test_deterministic_within_limits_and_accepted_by_the_service():
-    spec = CorpusSpec(split="train", mix=(("timing", 1.0),), more_phrasings=True)
-    sets = make_sets(spec, 200)
-    again = make_set(spec, 11)
-    assert (again.context, again.answers) == (sets[11].context, sets[11].answers)
-    assert {s.domain for s in sets} == {"timing"}
-    tok = DecisionTokenizer(DEFAULT_CHECKPOINT / "tokenizer.json")
-    for s in sets:
-        as_request(s.context, s.questions)
-        assert 1 <= len(s.questions) <= 8 and len(s.answers) == len(s.questions)
-    assert max(len(e.prefix_ids) for e in tok.encode_batch([(s.context, s.questions) for s in sets])) <= 512
+    deterministic_and_accepted("timing")
 
 
 def test_held_out_phrasings_stay_out_of_training(monkeypatch):
-    picks = []
-
-    def recording(rng, templates, style):
-        picks.append((tuple(templates), text := pick(rng, templates, style)))
-        return text
-
-    pick = base.pick
-    monkeypatch.setattr(base, "pick", recording)
-    _sets(100, base.Style(more=True))
-    assert picks and not any(t in base.held_out_templates(p) for p, t in picks)
-    picks.clear()
-    _sets(100, base.Style(heldout=True))
-    assert picks and all(t in base.held_out_templates(p) for p, t in picks if len(p) >= base.HELD_OUT_EVERY)
+    held_out_phrasings_stay_out(monkeypatch, lambda style: _sets(100, style))

@@ -75,13 +75,13 @@ TAGS = ("LT-301", "PT-112", "TT-1104", "FT-204", "AGV-07", "AMR-55", "P-7B", "K-
 T: dict[str, tuple[str, ...]] = {
     "window": ("{A} on {P} is permitted only from {a} to {b}.", "{A} on {P} may take place between {a} and {b}.",
                "Permitted hours for {a_} on {P}: {a} to {b}.", "{P}: {a_} allowed from {a} to {b} only.",
-               "{A} on {P} is restricted to the window {a}-{b}.", "The {a_} window for {P} runs from {a} "
-               "to {b}.", "On {P}, {a_} must not start before {a} or after {b}.",
+               "{A} on {P} is restricted to the window {a}-{b}.", "The {a_} window for {P} runs from {a} to {b}.",
+               "On {P}, {a_} must not start before {a} or after {b}.",
                "Site rule: {a_} on {P} only between {a} and {b}.", "{A} is allowed on {P} from {a} until {b}.",
                "Hours for {a_} on {P} are {a} to {b}; at any other time it is not allowed."),
-    "start": ("{t} {who} started {a_} on {P}.", "{who} began {a_} on {P} at {t}.", "{t}: {a_} on {P} started "
-              "({who}).", "{who} - {a_} on {P} - start {t}.", "At {t} {who} started {a_} on {P}.",
-              "{who} started {a_} on {P} at {t}.", "{t} {a_} started on {P} by {who}.",
+    "start": ("{t} {who} started {a_} on {P}.", "{who} began {a_} on {P} at {t}.",
+              "{t}: {a_} on {P} started ({who}).", "{who} - {a_} on {P} - start {t}.",
+              "At {t} {who} started {a_} on {P}.", "{who} started {a_} on {P} at {t}.", "{t} {a_} started on {P} by {who}.",
               "Start of {a_} by {who}: {t}.", "{who}: started {t}.", "{who} got going on {P} at {t}."),
     "q_in": ("Did {who} start within the permitted hours?", "Was {whose} start inside the allowed window?",
              "Was {who} allowed to start {a_} at that time?", "Did {who} start {a_} during the permitted window?",
@@ -122,8 +122,8 @@ T: dict[str, tuple[str, ...]] = {
                  "Was {who} within the deadline?", "Is {whose} {d} in time?"),
     "q_late": ("Did {who} miss the deadline?", "Was {who} late?", "Is {whose} {d} out of time?",
                "Did {who} act after the deadline?", "Was {whose} {d} too late?"),
-    "limit": ("{S} within {n} {u} {of}.", "Rule: {s} within {n} {u} {of}.", "Standing order: {s} within {n} {u} "
-              "{of}.", "{S} no more than {n} {u} {of}.", "Target: {s} within {n} {u} {of}.",
+    "limit": ("{S} within {n} {u} {of}.", "Rule: {s} within {n} {u} {of}.", "Standing order: {s} within {n} {u} {of}.",
+              "{S} no more than {n} {u} {of}.", "Target: {s} within {n} {u} {of}.",
               "{S} within {n} {u} {of}; a longer wait is a breach.", "{S} inside {n} {u} {of}.",
               "Per procedure, {s} within {n} {u} {of}.", "{S} at most {n} {u} {of}.",
               "{S} within {n} {u} {of}, every time."),
