@@ -42,9 +42,8 @@ CREWS = ("the welding crew", "the scaffolding team", "the painters", "the night 
 PLACES = ("the east pipe rack", "tank farm B", "the loading bay", "the roof of building 4", "the north yard",
           "the compressor house", "the cold store", "line 3", "the dock apron", "the boiler house", "the car park",
           "the reefer row", "the substation yard", "the mezzanine")
-ACTIVITIES = (("hot work", "hot work"), ("crane lifts", "lifting"), ("noisy work", "noisy work"),
-              ("deliveries", "deliveries"), ("drone flights", "flying"), ("spray painting", "painting"),
-              ("roof access", "roof work"), ("jet washing", "jet washing"), ("forklift traffic", "forklift work"))
+ACTIVITIES = ("hot work", "crane lifts", "noisy work", "deliveries", "drone flights", "spray painting", "roof access",
+              "jet washing", "forklift traffic")
 ORDERS = ("ORD-{n}", "order {n}", "SO-{n}", "PO {n}", "job {n}", "ticket #{n}")
 PARTIES = ("Fjordlys AS", "Kincardine Freight Ltd", "Aurelia Foods plc", "Brightwater Utilities", "Castell Mining",
            "Dunmore Logistics", "Elbe Precision GmbH", "Harrow & Vale LLP", "Ionia Shipping SA", "Juniper Health",
@@ -165,7 +164,7 @@ def _near(rng: random.Random, limit: int, step: int, spread: int) -> int:
 
 
 def _window(rng: random.Random, style: base.Style, sb: base.SetBuilder, n: int) -> int:
-    act, act_ = rng.choice(ACTIVITIES)
+    act = rng.choice(ACTIVITIES)
     place = rng.choice(PLACES)
     overnight = rng.random() < 0.2
     a = rng.choice((20, 21, 22)) * 3600 if overnight else rng.randint(6, 10) * 3600 + rng.choice((0, 1800))
