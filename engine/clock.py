@@ -61,14 +61,12 @@ def _clock_seconds(m: re.Match) -> int:
     return h * 3600 + int(m.group("min")) * 60 + int(m.group("s") or 0)
 
 
-def _date_parts(m: re.Match) -> tuple[int, int, int | None] | None:
-    for i in "1234":
-        if m.group("d" + i) is not None:
-            month = m.group("m" + i)
-            month = int(month) if month.isdigit() else MONTHS[month[:3].lower()]
-            year = m.group("y" + i)
-            return int(m.group("d" + i)), month, int(year) if year else None
-    return None
+def _date_parts(m: re.Match) -> tuple[int, int, int | None]:
+    """(day, month, year or None) of a `DATE` match, whichever of its four forms it is."""
+    i = next(i for i in "1234" if m.group("d" + i) is not None)
+    month, year = m.group("m" + i), m.group("y" + i)
+    return int(m.group("d" + i)), int(month) if month.isdigit() else MONTHS[month[:3].lower()], \
+        int(year) if year else None
 
 
 def points(text: str) -> list[Point]:
