@@ -39,7 +39,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from decider.engine.notes import LATEST_RULES, RULES, TIME_UNITS, _pairs, pairs, quantities, relation, since
+from decider.engine.notes import LATEST_RULES, RULES, TIME_UNITS, notes_on, pairs, quantities, relation
 from decider.engine.training.corpus import CorpusSpec, make_set
 
 WORDS = {0: "below", 1: "equal to", 2: "above"}
@@ -100,11 +100,7 @@ def judged(path: Path, rules: int, sample: str = "first") -> Counter:
 
 def time_notes(context: str) -> set[tuple[int, str]]:
     """(where its point starts, what it says) of every time note pairing rules 3 write on `context`."""
-    found = quantities(context, 3)
-    out = {(r.start, f"{relation(r, q)} {q.text}") for r, limits in _pairs(context, found, [], 3) for q in limits
-           if r.unit in TIME_UNITS}
-    return out | {(r.start, f"{took.text} after {start.text}: {relation(took, limit)} {limit.text}")
-                  for r, start, took, limit in since(context, found)}
+    return {(r.start, note) for r, note in notes_on(context, [], 3) if r.unit in TIME_UNITS}
 
 
 def judged_times(path: Path, sample: str) -> Counter:

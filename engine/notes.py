@@ -472,18 +472,23 @@ def since(context: str, qs: list[Quantity]) -> list[tuple[Quantity, Quantity, Qu
     return out
 
 
-def annotate(context: str, questions: list[str] = (), rules: int = RULES) -> str:
-    """`context` with a note after each reading that has limits to compare with (and, by rules 3,
-    each time or date that a limit on a duration binds: "(52 s after 14:03:10: above 45 seconds)")."""
+def notes_on(context: str, questions: list[str] = (), rules: int = RULES) -> list[tuple[Quantity, str]]:
+    """Every note of `context`, with the reading it follows: its limits compared ("above 128 °C"),
+    and by rules 3 what a limit on a duration binds ("52 s after 14:03:10: above 45 seconds")."""
     qs = quantities(context, rules)
+    out = [(r, f"{relation(r, q)} {q.text}") for r, limits in _pairs(context, qs, questions, rules) for q in limits]
+    return out + [(r, f"{took.text} after {start.text}: {relation(took, limit)} {limit.text}")
+                  for r, start, took, limit in (since(context, qs) if rules >= 3 else ())]
+
+
+def annotate(context: str, questions: list[str] = (), rules: int = RULES) -> str:
+    """`context` with its notes (`notes_on`) in brackets after each reading, each note once."""
     notes: dict[int, list[str]] = {}
-    for r, limits in _pairs(context, qs, questions, rules):
-        notes[r.end] = [f"{relation(r, q)} {q.text}" for q in limits]
-    for r, start, took, limit in since(context, qs) if rules >= 3 else ():
-        notes.setdefault(r.end, []).append(f"{took.text} after {start.text}: {relation(took, limit)} {limit.text}")
+    for r, note in notes_on(context, questions, rules):
+        notes.setdefault(r.end, []).append(note)
     out, last = [], 0
     for end in sorted(notes):
-        out += [context[last:end], " (", "; ".join(dict.fromkeys(notes[end])), ")"]  # each note once
+        out += [context[last:end], " (", "; ".join(dict.fromkeys(notes[end])), ")"]
         last = end
     out.append(context[last:])
     return "".join(out)

@@ -9,7 +9,7 @@ import random
 import re
 from collections import Counter
 
-from decider.engine.notes import _pairs, annotate, quantities, relation, since
+from decider.engine.notes import annotate, notes_on
 from decider.engine.training.families import base
 from decider.engine.training.families import timing
 from family_checks import deterministic_and_accepted, held_out_phrasings_stay_out
@@ -25,16 +25,14 @@ LATE_SIDE = re.compile(r"outside|break|not allow|next working day|wait for|miss|
 
 
 def _note_words(s) -> dict[int, list[str]]:
-    """The relation words of every note (rules 3), by the sentence their point is in."""
-    context, starts = s.context, [0]
+    """The relation word of every note (rules 3: "after", "within", "above" of "52 s after 14:03:10:
+    above 45 seconds"), by the sentence their point is in."""
+    starts = [0]
     for sentence in s.sentences[:-1]:
         starts.append(starts[-1] + len(sentence) + 1)
-    found = quantities(context, 3)
-    at = [(r, relation(r, q)) for r, limits in _pairs(context, found, [], 3) for q in limits]
-    at += [(r, relation(took, limit)) for r, _, took, limit in since(context, found)]
     out: dict[int, list[str]] = {}
-    for r, word in at:
-        out.setdefault(max(i for i, a in enumerate(starts) if a <= r.start), []).append(word)
+    for r, note in notes_on(s.context, [], 3):
+        out.setdefault(max(i for i, a in enumerate(starts) if a <= r.start), []).append(note.split(": ")[-1].split()[0])
     return out
 
 
