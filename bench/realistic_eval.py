@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 from dataclasses import fields
 from pathlib import Path
@@ -31,6 +30,8 @@ from decider.engine.checkpoint import load_checkpoint
 from decider.engine.training.dataset import load_jsonl
 from decider.engine.training.evaluate import SELECTIVE, Scored, run_policy, summarise
 from decider.engine.training.train import options_shuffled
+
+import stats
 
 HERE = Path(__file__).parent / "realistic"
 
@@ -95,11 +96,7 @@ def answer_rows(checkpoint: str, policy: str, where: list[tuple[str, int]], scor
 
 def sign_test(base: Scored, other: Scored) -> dict:
     """Answers `other` turned right and wrong against `base`, and the two-sided sign test's p."""
-    flips = [(a, b) for xs, ys in zip(base.correct, other.correct) for a, b in zip(xs, ys) if a != b]
-    gained, lost = sum(b for _, b in flips), sum(a for a, _ in flips)
-    n, k = gained + lost, min(gained, lost)
-    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
-    return {"turned_right": gained, "turned_wrong": lost, "p": round(p, 4)}
+    return stats.sign_test([c for cs in base.correct for c in cs], [c for cs in other.correct for c in cs])
 
 
 def _part(scored: Scored, idx: range) -> Scored:

@@ -11,10 +11,10 @@ from decider.engine.training.corpus import CorpusSpec, make_set, make_sets
 from decider.engine.training.families import base
 
 
-def deterministic_and_accepted(family: str) -> None:
+def deterministic_and_accepted(family: str, **knobs) -> None:
     """The same (spec, index) gives the same set; every set is a request the service accepts, of
-    at most 8 questions, and fits the model's 512-token window."""
-    spec = CorpusSpec(split="train", mix=((family, 1.0),), more_phrasings=True)
+    at most 8 questions, and fits the model's 512-token window. `knobs`: further CorpusSpec fields."""
+    spec = CorpusSpec(split="train", mix=((family, 1.0),), more_phrasings=True, **knobs)
     sets = make_sets(spec, 200)
     again = make_set(spec, 11)
     assert (again.context, again.answers) == (sets[11].context, sets[11].answers)

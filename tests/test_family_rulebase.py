@@ -20,6 +20,7 @@ def _sets(n: int = 400, links: int = 3, style: base.Style | None = None):
 
 SETS = _sets(800)
 BINDING = [rb.generate(random.Random(f"rulebase-binding:{i}"), base.Style(), 8, 3, binding=1.0) for i in range(400)]
+DEEP = [rb.generate(random.Random(f"rulebase-deep:{i}"), base.Style(), 8, 5, deep=1.0) for i in range(300)]
 
 
 ENTITIES = sorted({e.lower() for w in rb.WORLDS for e in w.entities}, key=len, reverse=True)
@@ -61,7 +62,7 @@ def test_stated_facts_answer_their_questions():
     assert checked > 30
 
 
-@pytest.mark.parametrize("sets, least", [(SETS, 30), (BINDING, 10)], ids=["sets", "binding"])
+@pytest.mark.parametrize("sets, least", [(SETS, 30), (BINDING, 10), (DEEP, 10)], ids=["sets", "binding", "deep"])
 def test_one_condition_rules_fire_on_stated_facts_and_chain(sets, least):
     """"All big things are red." with "The bear is big." makes "Is the bear red?" yes, and
     "Red things are cold." then makes the bear cold."""
@@ -108,8 +109,31 @@ def test_which_questions_have_one_right_option_named_in_the_text():
     assert seen > 100
 
 
-def test_deterministic_within_limits_and_accepted_by_the_service():
-    deterministic_and_accepted("rulebase")
+@pytest.mark.parametrize("knobs", [{}, {"deep": 1.0}], ids=["sets", "deep"])
+def test_deterministic_within_limits_and_accepted_by_the_service(knobs):
+    deterministic_and_accepted("rulebase", **knobs)
+
+
+def test_deep_sets_ask_answers_three_to_five_rule_steps_from_the_facts():
+    """A deep set chains three to five rules, each reading the conclusion of the one before it,
+    and fires the chain for an entity or two: nearly every one asks an answer three or more steps
+    from the facts, and every depth up to max_links is asked, yes answers at each."""
+    deep = [s for s in DEEP if max(s.depth) >= 3]
+    assert len(deep) > 0.8 * len(DEEP)
+    yes_at = Counter(d for s in DEEP for d, a in zip(s.depth, s.answers) if a == 0 and d >= 3)
+    assert set(yes_at) == {3, 4, 5} and min(yes_at.values()) > 20
+    assert max(d for s in DEEP for d in s.depth) <= 5
+    shallow = [rb.generate(random.Random(f"rulebase-deep:{i}"), base.Style(), 8, 3, deep=1.0) for i in range(100)]
+    assert max(d for s in shallow for d in s.depth) <= 3
+
+
+@pytest.mark.parametrize("links, deep", [(5, 0.0), (2, 1.0)], ids=["deep-off", "too-few-links"])
+def test_deep_sets_change_nothing_where_they_are_off(links, deep):
+    """deep=0, or max_links below three, draws the sets the family drew before the knob."""
+    for i in range(100):
+        a = rb.generate(random.Random(f"rulebase-off:{i}"), base.Style(), 8, links)
+        b = rb.generate(random.Random(f"rulebase-off:{i}"), base.Style(), 8, links, deep=deep)
+        assert (a.context, a.questions, a.answers) == (b.context, b.questions, b.answers)
 
 
 @pytest.mark.parametrize("links", [0, 1, 3])

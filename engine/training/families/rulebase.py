@@ -20,6 +20,7 @@ Training only (no evaluation split draws it); its phrasings keep the held-out fi
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -264,18 +265,28 @@ class Size:
 
 SIZES = {False: Size(entities=(3, 5), base=(3, 5), derived=(1, 4), facts=(3, 7), relations=(1, 4), rules=(1, 2)),
          True: Size(entities=(2, 3), base=(2, 3), derived=(1, 2), facts=(2, 4), relations=(0, 2), rules=(1, 1))}
+# deep sets: a chain of three to five derived attributes, each concluded from the one before it
+DEEP = Size(entities=(3, 5), base=(2, 4), derived=(3, 5), facts=(2, 6), relations=(1, 3), rules=(1, 2))
+LINK_FORMS = ("one", "two", "not", "attr_rel")  # the rules of a deep chain that read the link before them
+DEEPEST = 3  # a deep set has an answer at least this many rule steps from the facts
 
 
 def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int,
-             binding: float = 0.0) -> DecisionSet:
+             binding: float = 0.0, deep: float = 0.0) -> DecisionSet:
     """One set of `n_questions` questions over 2-5 entities, with rule chains of at most
     `max_links` steps behind its derived answers; a `binding` share of them is a binding set
-    (`_binding_attempt`)."""
+    (`_binding_attempt`), and a `deep` share of the others a deep one: a chain of three to five
+    rules, each reading the conclusion of the one before it, that fires for one or two entities,
+    so that some answers lie three or more steps from the facts (where `max_links` allows)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0 <= max_links <= 5:
         raise ValueError(f"max_links must be 0..5, got {max_links}")
-    attempt = _binding_attempt if binding and max_links and rng.random() < binding else _attempt
+    if binding and max_links and rng.random() < binding:
+        attempt = _binding_attempt
+    else:
+        chain = bool(deep) and max_links >= DEEPEST and rng.random() < deep
+        attempt = functools.partial(_attempt, deep=chain)
     for _ in range(200):
         built = attempt(rng, style, n_questions, max_links)
         if built is not None:
@@ -283,13 +294,14 @@ def generate(rng: random.Random, style: base.Style, n_questions: int, max_links:
     raise RuntimeError("rulebase: no valid set in 200 draws")
 
 
-def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int) -> DecisionSet | None:
+def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int,
+             deep: bool = False) -> DecisionSet | None:
     w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
     # a third of the sets are small (two or three entities, a rule or two, a few facts): there
     # a rule's conclusion asked of the entity that fails its condition has nothing beside it to
     # lean on, as in short texts people write ("Harry is rough. Tomas is heavy. If something is
     # heavy then it is red. Is Harry red?")
-    size = SIZES[rng.random() < SMALL]
+    size = DEEP if deep else SIZES[rng.random() < SMALL]
     ents = [base.names(rng, w.entities, style) for _ in range(8)]
     ents = list(dict.fromkeys(ents))[: size.draw(rng, "entities")]
     if len(ents) < size.entities[0]:
@@ -336,20 +348,25 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     made: list[str] = []
     derived_rel: list[tuple] = []
     for c in derived:
-        for _ in range(size.draw(rng, "rules")):
+        for i in range(size.draw(rng, "rules")):
             readable = base_attrs + made
-            form = rng.choices(("one", "two", "not", "not_1", "rel", "attr_rel", "rel_other", "exists", "exists_attr",
-                                "ground", "ground_rel"), weights=(4, 2, 2, 2, 2, 2, 1.5, 1.5, 1.5, 1, 1))[0]
+            link = made[-1] if deep and made and i == 0 else None  # a deep chain's rule reads the link before it
+            if link:
+                form = rng.choices(LINK_FORMS, weights=(4, 2, 2, 2))[0]
+            else:
+                form = rng.choices(("one", "two", "not", "not_1", "rel", "attr_rel", "rel_other", "exists",
+                                    "exists_attr", "ground", "ground_rel"),
+                                   weights=(4, 2, 2, 2, 2, 2, 1.5, 1.5, 1.5, 1, 1))[0]
             f = _subject_forms(w)
             if form == "one" or (form == "two" and len(readable) < 2):
-                a = rng.choice(made if made and rng.random() < 0.6 else readable)  # a chain more often than not
+                a = link or rng.choice(made if made and rng.random() < 0.6 else readable)  # a chain more often than not
                 rule(RULE_1, [([(("a", e, a), True)], (("a", e, c), True)) for e in ents], a=a, A=base.cap(a), b=c, **f)
             elif form == "two":
-                a, b = rng.sample(readable, 2)
+                a, b = (link, rng.choice([x for x in readable if x != link])) if link else rng.sample(readable, 2)
                 rule(RULE_2, [([(("a", e, a), True), (("a", e, b), True)], (("a", e, c), True)) for e in ents],
                      a=a, A=base.cap(a), b=b, c=c, **f)
             elif form == "not":
-                a, b = rng.choice(readable), rng.choice(base_attrs)
+                a, b = link or rng.choice(readable), rng.choice(base_attrs)
                 if a != b:
                     rule(RULE_NOT, [([(("a", e, a), True), (("a", e, b), False)], (("a", e, c), True)) for e in ents],
                          a=a, A=base.cap(a), b=b, c=c, **f)
@@ -361,7 +378,7 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
                 rule(RULE_REL, [([(("r", e, r[0], o), True)], (("a", e, c), True)) for e in ents],
                      r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, b=c, **f)
             elif form == "attr_rel":
-                a, r, o = rng.choice(readable), rng.choice(rels), rng.choice(ents)
+                a, r, o = link or rng.choice(readable), rng.choice(rels), rng.choice(ents)
                 rule(RULE_ATTR_REL, [([(("a", e, a), True), (("r", e, r[0], o), True)], (("a", e, c), True))
                                      for e in ents], a=a, A=base.cap(a), r=r[0], rb=r[1], r_p=_r_p(w, r), o=o, b=c, **f)
             elif form == "rel_other":  # a condition on the related entity as well
@@ -393,7 +410,12 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     # Rules whose conditions no fact meets conclude nothing; meet one to three of them for one
     # entity each, so that chains fire and derived answers are there to ask.
     grounded = [d for d in prog.definitions if isinstance(d, base.Rule)]
-    for d in rng.sample(grounded, min(len(grounded), rng.randint(1, 3))):
+    met = rng.sample(grounded, min(len(grounded), rng.randint(1, 3)))
+    if deep:  # the whole chain, for one or two entities
+        fired = rng.sample(ents, rng.randint(1, 2))
+        met = [d for d in grounded if d.conclusion[0][0] == "a" and d.conclusion[0][1] in fired
+               and d.conclusion[0][2] in derived] + met
+    for d in met:
         if any(not want and prog.facts.get(key, (False,))[0] for key, want in d.conditions) or \
                 any(key[0] == "r" and key[1] == key[3] for key, _ in d.conditions):
             continue  # a condition that must fail is stated true, or one of a relation to itself
@@ -412,8 +434,9 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
     def truth(key) -> base.Solved:
         return prog.truth(solved, key)
 
-    if max([truth(("a", e, c)).depth for e in ents for c in made] + [truth(k).depth for k in derived_rel],
-           default=0) > max_links:
+    deepest = max([truth(("a", e, c)).depth for e in ents for c in made] + [truth(k).depth for k in derived_rel],
+                  default=0)
+    if deepest > max_links or (deep and deepest < DEEPEST):
         return None
 
     # candidate atoms, by why they hold or fail

@@ -1,0 +1,83 @@
+"""The model on facts-and-rules text by depth: how many rule steps each answer lies from the facts.
+
+    python bench/depth_eval.py [--checkpoint DIR ...] [--sets 400] [--split validation]
+                               [--deep 1.0] [--policies parallel,independent] [--json F]
+
+Draws `--sets` sets of the rulebase family (families/rulebase.py) from a split no run trains on,
+a `--deep` share of them deep ones (a chain of three to five rules, each reading the conclusion
+of the one before it, fired for an entity or two), decides them with each checkpoint under each
+policy, and prints per-item accuracy at each depth (0: stated, or false in the closed world) and
+in all. Each checkpoint after the first is also compared with the first answer by answer, per
+depth: answers turned right and wrong, and a two-sided sign test over them. The family is
+training only, so these sets are drawn here rather than by an evaluation split; the depth of
+each answer is the generator's (DecisionSet.depth), which a JSONL file does not keep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from decider.engine.checkpoint import load_checkpoint
+from decider.engine.training.corpus import CorpusSpec, make_sets
+from decider.engine.training.evaluate import run_policy
+
+from stats import sign_test
+
+
+def by_depth(sets, correct) -> dict[int, list[bool]]:
+    """Every answer's rightness, grouped by its depth."""
+    out = defaultdict(list)
+    for s, right in zip(sets, correct, strict=True):
+        for d, r in zip(s.depth, right, strict=True):
+            out[d].append(bool(r))
+    return dict(sorted(out.items()))
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--checkpoint", nargs="*", default=[None], help="checkpoint folders (default: the shipped one)")
+    p.add_argument("--sets", type=int, default=400)
+    p.add_argument("--split", default="validation", choices=("validation", "test", "novel", "heldout"))
+    p.add_argument("--deep", type=float, default=1.0, help="share of the sets that are deep ones (0 to 1)")
+    p.add_argument("--max-links", type=int, default=5)
+    p.add_argument("--policies", default="parallel,independent")
+    p.add_argument("--precision", default="fp32", choices=("auto", "fp32", "bf16"))
+    p.add_argument("--json", type=Path)
+    args = p.parse_args()
+    spec = CorpusSpec(split=args.split, max_links=args.max_links, mix=(("rulebase", 1.0),), deep=args.deep)
+    sets = make_sets(spec, args.sets)
+    report, first = [], {}
+    for c in args.checkpoint:
+        ckpt = load_checkpoint(c)
+        row = {"checkpoint": c or "shipped", "version": ckpt.version, "sets": len(sets), "split": args.split,
+               "deep": args.deep}
+        for policy in args.policies.split(","):
+            depths = by_depth(sets, run_policy(ckpt, sets, policy, 0.9, ckpt.temperature,
+                                               precision=args.precision).correct)
+            every = [r for rs in depths.values() for r in rs]
+            row[policy] = {"all": {"questions": len(every), "per_item": round(sum(every) / len(every), 4)},
+                           **{str(d): {"questions": len(rs), "per_item": round(sum(rs) / len(rs), 4)}
+                              for d, rs in depths.items()}}
+            if policy in first:
+                row[policy]["against_first"] = {str(d): sign_test(first[policy][d], rs) for d, rs in depths.items()}
+            else:
+                first[policy] = depths
+        report.append(row)
+        print(f"\n{row['checkpoint']} (decider-small {row['version']}), {len(sets)} {args.split} sets, "
+              f"deep share {args.deep}")
+        for policy in args.policies.split(","):
+            r = row[policy]
+            print(f"{policy:12s} " + "  ".join(f"{d}: {v['per_item']} ({v['questions']})"
+                                               for d, v in r.items() if d != "against_first"))
+            for d, t in r.get("against_first", {}).items():
+                print(f"{'':12s} depth {d}: {t['turned_right']} turned right, {t['turned_wrong']} wrong (p = {t['p']})")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
