@@ -1,0 +1,72 @@
+"""Which step do the answers on people's text fail at? Per-item accuracy by the step a careful
+reader needs for each question, from the answers `bench/realistic_eval.py --answers` wrote.
+
+    python bench/realistic_eval.py --checkpoint A B --policies parallel \\
+        --files <the written held-out files> --answers answers.jsonl
+    python bench/steps_eval.py --answers answers.jsonl [--labels bench/written_steps.jsonl]
+
+bench/written_steps.jsonl labels 240 questions of the written held-out sets
+(engine/training/written/heldout/; drawn with random.Random(55).sample from version 40's 5,304
+answers to the held-out sets of the 157 files version 41 trains on, in file order), each with the
+one step it needs, judged from the text and the set's explanation, not from any model's answer:
+
+    lookup     the answer is stated in one place, perhaps in other words
+    compare    one stated figure against one stated limit (equal-to cases included)
+    time       times, dates, durations or notice periods compared or counted
+    arith      a sum, difference, product, share or count of stated figures
+    rule       a stated rule, condition, priority or exception applied to stated facts
+    rule+num   a rule whose condition needs a comparison or arithmetic first
+    other      anything else (the label's note says what)
+
+A question is found in the answers by file, set and question text; labelled questions the
+answers do not hold are left out. Random is the mean of 1 / options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+LABELS = Path(__file__).with_name("written_steps.jsonl")
+STEPS = ("lookup", "compare", "time", "arith", "rule", "rule+num", "other")
+
+
+def by_step(labels: list[dict], answers: list[dict]) -> dict[str, dict[str, dict]]:
+    """checkpoint -> step -> {n, right, random} over the labelled questions each checkpoint answered."""
+    step = {(x["file"], x["set"], x["question"]): x["category"] for x in labels}
+    got: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    for a in answers:
+        s = step.get((a["file"], a["set"], a["question"]))
+        if s is not None:
+            got[a["checkpoint"]][s].append(a)
+            got[a["checkpoint"]]["all"].append(a)
+    return {ck: {s: {"n": len(rows), "right": round(sum(r["right"] for r in rows) / len(rows), 3),
+                     "random": round(sum(1 / len(r["options"]) for r in rows) / len(rows), 3)}
+                 for s, rows in steps.items()}
+            for ck, steps in got.items()}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--answers", type=Path, required=True, help="realistic_eval.py --answers output")
+    p.add_argument("--labels", type=Path, default=LABELS)
+    args = p.parse_args()
+    labels = [json.loads(line) for line in args.labels.read_text().splitlines() if line.strip()]
+    answers = [json.loads(line) for line in args.answers.read_text().splitlines() if line.strip()]
+    table = by_step(labels, answers)
+    if not table:
+        raise SystemExit(f"{args.answers}: none of its answers is one of the {len(labels)} questions of {args.labels}")
+    cks = list(table)
+    print("| step | questions | random | " + " | ".join(cks) + " |\n|---|---|---|" + "---|" * len(cks))
+    for s in (*STEPS, "all"):
+        first = next((t[s] for t in table.values() if s in t), None)
+        if first:
+            cells = " | ".join(str(table[ck][s]["right"]) if s in table[ck] else "-" for ck in cks)
+            print(f"| {s} | {first['n']} | {first['random']} | {cells} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,39 @@
+"""bench/steps_eval.py: its labels name questions of the written held-out sets, one step each,
+and it scores a checkpoint's answers per step."""
+
+import json
+from pathlib import Path
+
+from steps_eval import LABELS, STEPS, by_step
+
+from decider.engine.training.dataset import load_jsonl
+
+HELDOUT = Path(__file__).parents[1] / "engine" / "training" / "written" / "heldout"
+
+
+def labels() -> list[dict]:
+    return [json.loads(line) for line in LABELS.read_text().splitlines() if line.strip()]
+
+
+def test_every_label_is_one_held_out_question_with_one_step():
+    rows = labels()
+    keys = {(x["file"], x["set"], x["question"]) for x in rows}
+    assert len(rows) == len(keys) == 240
+    assert {x["category"] for x in rows} <= set(STEPS)
+    for file, set_, question in keys:
+        s = load_jsonl(HELDOUT / f"{file}.jsonl")[set_]
+        assert question in [q.text for q in s.questions], (file, set_, question)
+
+
+def test_answers_are_scored_per_step_and_checkpoint():
+    a, b = labels()[:2]
+    answers = [{"checkpoint": "x", "file": a["file"], "set": a["set"], "question": a["question"],
+                "options": ["yes", "no"], "right": True},
+               {"checkpoint": "x", "file": b["file"], "set": b["set"], "question": b["question"],
+                "options": ["p", "q", "r", "s"], "right": False},
+               {"checkpoint": "x", "file": "nowhere", "set": 0, "question": "?", "options": ["yes", "no"],
+                "right": True}]
+    table = by_step(labels(), answers)["x"]
+    assert table["all"] == {"n": 2, "right": 0.5, "random": 0.375}
+    assert a["category"] != b["category"]
+    assert table[a["category"]]["right"] == 1.0 and table[b["category"]]["right"] == 0.0
