@@ -18,6 +18,11 @@ one step it needs, judged from the text and the set's explanation, not from any 
     rule+num   a rule whose condition needs a comparison or arithmetic first
     other      anything else (the label's note says what)
 
+Each "compare" question also says how the reading note (engine/notes.py, pairing rules 2) on
+the figure that decides it came out, judged on `annotate`'s text: right (it names the limit that
+decides, with the right relation), missing (no note on that figure), wrong-limit (it names other
+limits only), n/a (arithmetic comes before any comparison). A second table scores those.
+
 A question is found in the answers by file, set and question text; labelled questions the
 answers do not hold are left out. Random is the mean of 1 / options.
 """
@@ -31,11 +36,13 @@ from pathlib import Path
 
 LABELS = Path(__file__).with_name("written_steps.jsonl")
 STEPS = ("lookup", "compare", "time", "arith", "rule", "rule+num", "other")
+NOTES = ("right", "missing", "wrong-limit", "n/a")
 
 
-def by_step(labels: list[dict], answers: list[dict]) -> dict[str, dict[str, dict]]:
-    """checkpoint -> step -> {n, right, random} over the labelled questions each checkpoint answered."""
-    step = {(x["file"], x["set"], x["question"]): x["category"] for x in labels}
+def by_step(labels: list[dict], answers: list[dict], field: str = "category") -> dict[str, dict[str, dict]]:
+    """checkpoint -> label -> {n, right, random} over the labelled questions each checkpoint
+    answered, by the labels' `field` (category: the step; notes: how the note came out)."""
+    step = {(x["file"], x["set"], x["question"]): x[field] for x in labels if field in x}
     got: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
     for a in answers:
         s = step.get((a["file"], a["set"], a["question"]))
@@ -55,16 +62,18 @@ def main() -> int:
     args = p.parse_args()
     labels = [json.loads(line) for line in args.labels.read_text().splitlines() if line.strip()]
     answers = [json.loads(line) for line in args.answers.read_text().splitlines() if line.strip()]
-    table = by_step(labels, answers)
-    if not table:
-        raise SystemExit(f"{args.answers}: none of its answers is one of the {len(labels)} questions of {args.labels}")
-    cks = list(table)
-    print("| step | questions | random | " + " | ".join(cks) + " |\n|---|---|---|" + "---|" * len(cks))
-    for s in (*STEPS, "all"):
-        first = next((t[s] for t in table.values() if s in t), None)
-        if first:
-            cells = " | ".join(str(table[ck][s]["right"]) if s in table[ck] else "-" for ck in cks)
-            print(f"| {s} | {first['n']} | {first['random']} | {cells} |")
+    for field, title, rows in (("category", "step", STEPS), ("notes", "compare: the note", NOTES)):
+        table = by_step(labels, answers, field)
+        if not table:
+            raise SystemExit(f"{args.answers}: none of its answers is one of the {len(labels)} questions of "
+                             f"{args.labels}")
+        cks = list(table)
+        print(f"\n| {title} | questions | random | " + " | ".join(cks) + " |\n|---|---|---|" + "---|" * len(cks))
+        for s in (*rows, "all"):
+            first = next((t[s] for t in table.values() if s in t), None)
+            if first:
+                cells = " | ".join(str(table[ck][s]["right"]) if s in table[ck] else "-" for ck in cks)
+                print(f"| {s} | {first['n']} | {first['random']} | {cells} |")
     return 0
 
 

@@ -4,7 +4,7 @@ and it scores a checkpoint's answers per step."""
 import json
 from pathlib import Path
 
-from steps_eval import LABELS, STEPS, by_step
+from steps_eval import LABELS, NOTES, STEPS, by_step
 
 from decider.engine.training.dataset import load_jsonl
 
@@ -20,6 +20,8 @@ def test_every_label_is_one_held_out_question_with_one_step():
     keys = {(x["file"], x["set"], x["question"]) for x in rows}
     assert len(rows) == len(keys) == 240
     assert {x["category"] for x in rows} <= set(STEPS)
+    assert {x["notes"] for x in rows if "notes" in x} <= set(NOTES)
+    assert [x["category"] for x in rows if "notes" in x] == ["compare"] * sum(x["category"] == "compare" for x in rows)
     for file, set_, question in keys:
         s = load_jsonl(HELDOUT / f"{file}.jsonl")[set_]
         assert question in [q.text for q in s.questions], (file, set_, question)
