@@ -39,6 +39,11 @@ STEPS = ("lookup", "compare", "time", "arith", "rule", "rule+num", "other")
 NOTES = ("right", "missing", "wrong-limit", "n/a")
 
 
+def rows(path: Path) -> list[dict]:
+    """The JSON objects of a JSON-lines file, one per non-blank line."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def by_step(labels: list[dict], answers: list[dict], field: str = "category") -> dict[str, dict[str, dict]]:
     """checkpoint -> label -> {n, right, random} over the labelled questions each checkpoint
     answered, by the labels' `field` (category: the step; notes: how the note came out)."""
@@ -60,16 +65,15 @@ def main() -> int:
     p.add_argument("--answers", type=Path, required=True, help="realistic_eval.py --answers output")
     p.add_argument("--labels", type=Path, default=LABELS)
     args = p.parse_args()
-    labels = [json.loads(line) for line in args.labels.read_text().splitlines() if line.strip()]
-    answers = [json.loads(line) for line in args.answers.read_text().splitlines() if line.strip()]
-    for field, title, rows in (("category", "step", STEPS), ("notes", "compare: the note", NOTES)):
+    labels, answers = rows(args.labels), rows(args.answers)
+    for field, title, kinds in (("category", "step", STEPS), ("notes", "compare: the note", NOTES)):
         table = by_step(labels, answers, field)
         if not table:
             raise SystemExit(f"{args.answers}: none of its answers is one of the {len(labels)} questions of "
                              f"{args.labels}")
         cks = list(table)
         print(f"\n| {title} | questions | random | " + " | ".join(cks) + " |\n|---|---|---|" + "---|" * len(cks))
-        for s in (*rows, "all"):
+        for s in (*kinds, "all"):
             first = next((t[s] for t in table.values() if s in t), None)
             if first:
                 cells = " | ".join(str(table[ck][s]["right"]) if s in table[ck] else "-" for ck in cks)

@@ -1,10 +1,9 @@
 """bench/steps_eval.py: its labels name questions of the written held-out sets, one step each,
 and it scores a checkpoint's answers per step."""
 
-import json
 from pathlib import Path
 
-from steps_eval import LABELS, NOTES, STEPS, by_step
+from steps_eval import LABELS, NOTES, STEPS, by_step, rows
 
 from decider.engine.training.dataset import load_jsonl
 
@@ -12,16 +11,16 @@ HELDOUT = Path(__file__).parents[1] / "engine" / "training" / "written" / "heldo
 
 
 def labels() -> list[dict]:
-    return [json.loads(line) for line in LABELS.read_text().splitlines() if line.strip()]
+    return rows(LABELS)
 
 
 def test_every_label_is_one_held_out_question_with_one_step():
-    rows = labels()
-    keys = {(x["file"], x["set"], x["question"]) for x in rows}
-    assert len(rows) == len(keys) == 240
-    assert {x["category"] for x in rows} <= set(STEPS)
-    assert {x["notes"] for x in rows if "notes" in x} <= set(NOTES)
-    assert [x["category"] for x in rows if "notes" in x] == ["compare"] * sum(x["category"] == "compare" for x in rows)
+    labelled = labels()
+    keys = {(x["file"], x["set"], x["question"]) for x in labelled}
+    assert len(labelled) == len(keys) == 240
+    assert {x["category"] for x in labelled} <= set(STEPS)
+    assert {x["notes"] for x in labelled if "notes" in x} <= set(NOTES)
+    assert [x["category"] for x in labelled if "notes" in x] == ["compare"] * sum(x["category"] == "compare" for x in labelled)
     for file, set_, question in keys:
         s = load_jsonl(HELDOUT / f"{file}.jsonl")[set_]
         assert question in [q.text for q in s.questions], (file, set_, question)
