@@ -3,6 +3,7 @@ facts-and-rules text written by people, not by the corpus generator (bench/reali
 
     python bench/realistic_eval.py [--checkpoint DIR ...] [--policies parallel,independent]
                                    [--json docs/eval/realistic.json] [--precision fp32]
+                                   [--parallel-rest one|all|one,all]
 
 A development set: it tells whether training on the generator's language carries over to
 the language users write. Nothing trains on it, and nothing should be tuned on it either:
@@ -104,7 +105,7 @@ def _part(scored: Scored, idx: range) -> Scored:
 
 
 def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str,
-            first: int | None = None, shuffle: int | None = None) -> tuple[dict, dict]:
+            first: int | None = None, shuffle: int | None = None, parallel_rest: str = "one") -> tuple[dict, dict]:
     """Every file's sets (its first `first` when given; with `shuffle`, each categorical
     question's options in an order drawn from that seed) decided in one run per policy, then
     summarised per file, per kind of question and in all; also returns each policy's Scored (for
@@ -115,10 +116,11 @@ def measure(checkpoint: str | None, files: list[Path], policies: list[str], prec
         rng = random.Random(shuffle)
         data = {name: [options_shuffled(s, rng) for s in sets] for name, sets in data.items()}
     every = [s for sets in data.values() for s in sets]
-    out = {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "temperature": ckpt.temperature}
+    out = {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "temperature": ckpt.temperature,
+           "parallel_rest": parallel_rest}
     every_scored = {}
     for policy in policies:
-        scored = run_policy(ckpt, every, policy, 0.9, ckpt.temperature, precision=precision)
+        scored = run_policy(ckpt, every, policy, 0.9, ckpt.temperature, precision=precision, parallel_rest=parallel_rest)
         rows, start = {}, 0
         for name, sets in data.items():
             rows[name] = summary(_part(scored, range(start, start + len(sets))))
@@ -141,19 +143,28 @@ def main() -> int:
     p.add_argument("--shuffle-options", type=int, metavar="SEED",
                    help="give each categorical question's options in an order drawn from SEED, so that where "
                         "the writer put the right option no longer helps")
+    p.add_argument("--parallel-rest", default="one",
+                   help="the parallel policy's rule where no answer is sure (EngineConfig.parallel_rest): one or "
+                        "all, or one per checkpoint, comma-separated (--checkpoint C C --parallel-rest one,all "
+                        "compares the two rules on C)")
     p.add_argument("--json", type=Path)
     p.add_argument("--answers", type=Path, help="also write every question's answer here (JSON lines)")
     args = p.parse_args()
     if not args.files:
         raise SystemExit(f"no labelled files in {HERE}")
     policies = args.policies.split(",")
-    measured = [measure(c, args.files, policies, args.precision, args.first, args.shuffle_options)
-                for c in args.checkpoint]
+    rests = args.parallel_rest.split(",")
+    if len(rests) not in (1, len(args.checkpoint)) or not set(rests) <= {"one", "all"}:
+        raise SystemExit(f"--parallel-rest: 'one' or 'all', once or once per checkpoint ({len(args.checkpoint)}), "
+                         f"got {args.parallel_rest!r}")
+    measured = [measure(c, args.files, policies, args.precision, args.first, args.shuffle_options, rest)
+                for c, rest in zip(args.checkpoint, rests * len(args.checkpoint) if len(rests) == 1 else rests)]
     report = [r for r, _ in measured]
     for r, (_, scored) in zip(report[1:], measured[1:]):
         r["against_first"] = {p: sign_test(measured[0][1][p], scored[p]) for p in policies}
     for r in report:
-        print(f"\n{r['checkpoint']} (decider-small {r['version']}, T = {r['temperature']})")
+        print(f"\n{r['checkpoint']} (decider-small {r['version']}, T = {r['temperature']}, "
+              f"parallel rest {r['parallel_rest']})")
         for policy in args.policies.split(","):
             print(f"\n| {policy} | sets | questions | per item | chance | all correct | ECE | kept at 0.9 | "
                   "right at 0.9 | confidently wrong | says yes | yes is right |")

@@ -62,13 +62,14 @@ def cmd_eval(args) -> int:
         if not args.checkpoint:
             raise ValueError("--fit-temperature writes calibration.json into the checkpoint it fits: name that "
                              "folder with --checkpoint (the shipped model is engine/checkpoints/decider-small)")
-        fitted = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device, args.corpus)
+        fitted = calibrate_checkpoint(args.checkpoint, args.sets, args.threshold, args.device, args.corpus,
+                                      parallel_rest=args.parallel_rest)
         print(json.dumps({**fitted, "sets": args.sets}))
         return 0
     report = evaluate_checkpoint(args.checkpoint, split=args.split, corpus=args.corpus, data=args.data, sets=args.sets,
                                  policies=args.policies.split(","), threshold=args.threshold,
                                  oracle_sets=args.oracle_sets, device=args.device, precision=args.precision,
-                                 progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
+                                 parallel_rest=args.parallel_rest, progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
     print(json.dumps(report) if args.json else "\n".join(report_lines(report)))
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
@@ -78,7 +79,8 @@ def cmd_eval(args) -> int:
 def cmd_calibrate(args) -> int:
     from decider.engine.training.evaluate import calibrate_checkpoint
 
-    fitted = calibrate_checkpoint(args.model, args.sets, args.threshold, args.device, data=args.data)
+    fitted = calibrate_checkpoint(args.model, args.sets, args.threshold, args.device, data=args.data,
+                                  parallel_rest=args.parallel_rest)
     print(json.dumps({**fitted, "model": str(args.model), "data": [str(d) for d in args.data]}))
     return 0
 
@@ -276,6 +278,10 @@ def _security_flags(parser) -> None:
     parser.add_argument("--token", help="bearer token")
 
 
+REST_HELP = ("the parallel policy, a pass where no answer reaches the threshold: 'one' commits the most confident "
+             "and predicts the rest again, 'all' commits them all (EngineConfig.parallel_rest)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="decider", description="joint decisions over related questions")
     sub = p.add_subparsers(dest="command", required=True)
@@ -309,6 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--sets", type=int, default=2000)
     e.add_argument("--policies", default="parallel,sequential,independent")
     e.add_argument("--threshold", type=float, default=0.9, help="parallel commit threshold")
+    e.add_argument("--parallel-rest", default="one", choices=["one", "all"], help=REST_HELP)
     e.add_argument("--oracle-sets", type=int, default=500,
                    help="run the oracle/flip diagnostic on the first N sets (0 = skip)")
     e.add_argument("--fit-temperature", action="store_true",
@@ -333,6 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--sets", type=int, default=None,
                      help="use only the first N sets of the files, in order (default: every set)")
     cal.add_argument("--threshold", type=float, default=0.9)
+    cal.add_argument("--parallel-rest", default="one", choices=["one", "all"], help=REST_HELP)
     cal.add_argument("--device", default="auto")
     cal.set_defaults(func=cmd_calibrate)
 

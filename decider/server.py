@@ -143,7 +143,7 @@ class DeciderServer:
         def build() -> EngineCore:  # runs on the engine thread, like every step after it
             core = build_engine(s.checkpoint, device=s.device, precision=s.precision, runtime=s.runtime,
                                 max_running=s.max_running, option_reader=s.option_reader,
-                                prefix_cache_bytes=s.prefix_cache_mb * 2**20)
+                                parallel_rest=s.parallel_rest, prefix_cache_bytes=s.prefix_cache_mb * 2**20)
             if s.self_test:
                 self_test(core)
             if s.warmup:

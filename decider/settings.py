@@ -45,6 +45,10 @@ class ServerSettings(BaseSettings):
     max_running: int = Field(64, ge=1, description="requests decoded together per engine step")
     option_reader: bool = Field(True, description="score categorical options with the checkpoint's option reader "
                                 "where it has one with a fitted weight (engine/reader.py; decider-small has none)")
+    parallel_rest: Literal["one", "all"] = Field(
+        "one", description="the parallel policy, a pass where no open answer reaches the request's threshold: 'one' "
+                           "commits the most confident and predicts the rest again, 'all' commits them all "
+                           "(EngineConfig.parallel_rest)")
     prefix_cache_mb: int = Field(256, ge=0, description="prefix K/V cache for repeated requests, MiB")
     drain_grace_s: float = Field(10.0, ge=0, description="on SIGTERM, time in-flight requests get to finish")
     tls_cert: Path | None = Field(None, description="server certificate chain (PEM); with tls_key turns TLS on")

@@ -91,6 +91,11 @@ class EngineConfig(BaseModel):
                                 "temperature were fitted together, so answers and confidences are as measured only "
                                 "with it on")
     reader_cache: int = Field(4096, ge=0, description="requests whose option scores are kept for when they come again")
+    parallel_rest: Literal["one", "all"] = Field(
+        "one", description="the parallel policy, a pass where no open slot reaches the threshold: 'one' commits the "
+                           "most confident slot and predicts the rest again in its light, one per pass; 'all' "
+                           "commits every open slot at once, so that an unsure answer never steers the others "
+                           "(fewer passes; the model card measures both)")
 
 
 @dataclass
@@ -468,7 +473,8 @@ class EngineCore:
             logits = logits + cohort.prior
         to = self.device
         probs, choice, conf, commit = (t.cpu() for t in dispatch.commit(
-            logits, allowed.to(to), open_.to(to), threshold.to(to), self.temperature, self.backend))
+            logits, allowed.to(to), open_.to(to), threshold.to(to), self.temperature, self.backend,
+            self.config.parallel_rest == "all"))
         for b, s in enumerate(cohort.states):
             if not cohort.live[b]:
                 continue
@@ -507,13 +513,16 @@ class EngineCore:
 
         Candidates are taken most confident first. Each is renormalised over its current
         domain (earlier commits in this step may have pruned it): the first commits if it
-        reaches min_confidence, the others if they also reach the threshold (parallel).
-        If nothing can be committed, the open slots are returned undecided."""
+        reaches min_confidence, the others if they also reach the threshold (parallel) or,
+        where the first does not reach it and EngineConfig.parallel_rest is 'all', if they reach
+        min_confidence. If nothing can be committed, the open slots are returned undecided."""
         opts = s.request.options
         floor = opts.min_confidence or 0.0
         last = opts.max_steps is not None and s.passes >= opts.max_steps
         wanted = {i: _best(_renormalised(probs[i], s.slots[i]), s.slots[i]) for i in s.open}
         order = sorted(s.open, key=lambda i: -wanted[i][1])
+        rest = (opts.policy == "parallel" and self.config.parallel_rest == "all" and bool(order)
+                and wanted[order[0]][1] < opts.threshold)
         committed = 0
         for i in order:
             slot = s.slots[i]
@@ -525,7 +534,7 @@ class EngineCore:
             best, conf = _best(dist, slot)
             if conf < floor:
                 continue
-            if committed and not last and (opts.policy == "sequential" or conf < opts.threshold):
+            if committed and not last and not rest and (opts.policy == "sequential" or conf < opts.threshold):
                 continue
             self._settle(s, i, best, dist, "decided", s.passes)
             committed += 1

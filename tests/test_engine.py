@@ -20,8 +20,8 @@ def _request(n=3, categorical=0, **options):
     return {"context": "Valve 1 is open. The mode of line 1 is manual.", "questions": qs, "options": options}
 
 
-def _core(tokenizer_path, **kw):
-    return EngineCore(scripted(tokenizer_path, **kw), EngineConfig(precision="fp32"))
+def _core(tokenizer_path, rest="one", **kw):
+    return EngineCore(scripted(tokenizer_path, **kw), EngineConfig(precision="fp32", parallel_rest=rest))
 
 
 def test_parallel_commits_everything_above_threshold_in_one_pass(tokenizer_path):
@@ -33,6 +33,23 @@ def test_parallel_commits_everything_above_threshold_in_one_pass(tokenizer_path)
 def test_parallel_commits_at_least_the_most_confident_slot(tokenizer_path):
     (r,) = _core(tokenizer_path, logits=yes_logits([0.6, 0.7, 0.55])).decide([_request(3, threshold=0.99)])
     assert [a.step for a in r.answers] == [2, 1, 3] and r.forward_passes == 3
+
+
+def test_parallel_rest_all_commits_every_unsure_slot_together(tokenizer_path):
+    core = _core(tokenizer_path, rest="all", logits=yes_logits([0.95, 0.6, 0.55]), pull=3.0)
+    (r,) = core.decide([_request(3)])  # the sure slot first, then the rest in one pass, in its light
+    assert [a.step for a in r.answers] == [1, 2, 2] and r.forward_passes == 2
+    (r,) = core.decide([_request(3, threshold=0.99)])  # none sure: all at once
+    assert [a.step for a in r.answers] == [1, 1, 1] and r.forward_passes == 1
+    (r,) = core.decide([_request(3, policy="sequential")])  # sequential keeps one per pass
+    assert r.forward_passes == 3
+
+
+def test_parallel_rest_all_with_min_confidence_leaves_the_unsure_undecided(tokenizer_path):
+    core = _core(tokenizer_path, rest="all", logits=yes_logits([0.8, 0.7, 0.55]))
+    (r,) = core.decide([_request(3, min_confidence=0.65)])  # the Python rule, one pass
+    assert [a.status for a in r.answers] == ["decided", "decided", "undecided"]
+    assert [a.step for a in r.answers[:2]] == [1, 1]
 
 
 def test_commits_feed_later_steps(tokenizer_path):

@@ -32,13 +32,13 @@ def backend_name(device: torch.device | str = "cpu") -> str:
     return "triton"
 
 
-def commit(logits, allowed, open_, threshold, temperature, backend: str = "torch"):
+def commit(logits, allowed, open_, threshold, temperature, backend: str = "torch", rest_all: bool = False):
     """See commit/naive.py for the contract."""
     if backend == "triton":
         from decider.kernels.commit.triton import commit as impl
     else:
         from decider.kernels.commit.naive import commit as impl
-    return impl(logits, allowed, open_, threshold, temperature)
+    return impl(logits, allowed, open_, threshold, temperature, rest_all)
 
 
 def block_attention(q, k, v, slot_valid, prefix_k, prefix_v, *, prefix_valid=None, lengths=None, cu_seqlens=None,

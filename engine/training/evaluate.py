@@ -215,30 +215,35 @@ def held_out_sets(split: str, n: int, corpus: str = "v1") -> list[DecisionSet]:
 
 def evaluate(ckpt: Checkpoint, sets: list[DecisionSet], policies=("parallel", "sequential", "independent"),
              threshold: float = 0.9, oracle_sets: int = 500, batch_size: int = 32, progress=None,
-             precision: Precision = "auto") -> dict:
-    """`oracle_sets`: how many of the sets the (diagnostic, costlier) oracle runs on; 0 = none."""
+             precision: Precision = "auto", parallel_rest: str = "one") -> dict:
+    """`oracle_sets`: how many of the sets the (diagnostic, costlier) oracle runs on; 0 = none.
+    `parallel_rest`: EngineConfig.parallel_rest."""
     report = {}
     for policy in policies:
         if progress:
             progress(f"policy {policy} on {len(sets)} sets")
-        scored = run_policy(ckpt, sets, policy, threshold, ckpt.temperature, batch_size, precision)
+        scored = run_policy(ckpt, sets, policy, threshold, ckpt.temperature, batch_size, precision,
+                            parallel_rest=parallel_rest)
         report[policy] = summarise(scored)
         report[policy]["by_family"] = summarise_by_family(scored)
     if oracle_sets:
         if progress:
             progress(f"oracle and flip test on {min(oracle_sets, len(sets))} sets")
         report["oracle"] = oracle(ckpt, sets[:oracle_sets], ckpt.temperature, batch_size)
-    report["settings"] = {"threshold": threshold, "temperature": ckpt.temperature, "precision": precision}
+    report["settings"] = {"threshold": threshold, "temperature": ckpt.temperature, "precision": precision,
+                          "parallel_rest": parallel_rest}
     return report
 
 
-def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9, batch_size: int = 32) -> float:
-    """Fit the temperature on held-out sets (validation) from the parallel policy at T = 1.
+def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9, batch_size: int = 32,
+              parallel_rest: str = "one") -> float:
+    """Fit the temperature on held-out sets (validation) from the parallel policy at T = 1
+    (its rule for the rest: EngineConfig.parallel_rest).
     Where the checkpoint has an option reader, first its weight (set on `ckpt`), from the
     categorical answers of the model alone and the reader's scores of their options."""
     if ckpt.reader is not None:
         ckpt.reader_weight = 0.0
-        alone = run_policy(ckpt, sets, "parallel", threshold, 1.0, batch_size)
+        alone = run_policy(ckpt, sets, "parallel", threshold, 1.0, batch_size, parallel_rest=parallel_rest)
         dists, scores, labels = [], [], []
         for s, ds in zip(sets, alone.distributions):
             for q, d, row, a in zip(s.questions, ds, ckpt.reader.option_scores(ckpt.tokenizer, s.context, s.questions),
@@ -249,7 +254,7 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
                     labels.append(a)
         if dists:
             ckpt.reader_weight = fit_reader_weight(dists, scores, labels)
-    sc = run_policy(ckpt, sets, "parallel", threshold, 1.0, batch_size)
+    sc = run_policy(ckpt, sets, "parallel", threshold, 1.0, batch_size, parallel_rest=parallel_rest)
     dists, labels = [], []
     for s, ds in zip(sc.sets, sc.distributions):
         for d, a in zip(ds, s.answers):
@@ -259,7 +264,8 @@ def calibrate(ckpt: Checkpoint, sets: list[DecisionSet], threshold: float = 0.9,
 
 
 def calibrate_checkpoint(folder: str | Path, sets: int | None = None, threshold: float = 0.9, device: str = "auto",
-                         corpus: str = "v1", data: Path | Sequence[Path] | None = None) -> dict:
+                         corpus: str = "v1", data: Path | Sequence[Path] | None = None,
+                         parallel_rest: str = "one") -> dict:
     """Fit the temperature of the checkpoint in `folder` (and its option reader's weight, where
     it has one) on `sets` validation sets of `corpus` (1,000 when None), or on the labelled sets
     of the JSONL file(s) `data` (a team's own decisions; all of them, or the first `sets`), and
@@ -273,7 +279,7 @@ def calibrate_checkpoint(folder: str | Path, sets: int | None = None, threshold:
     files = [data] if isinstance(data, (str, Path)) else list(data or [])
     chosen = ([s for f in files for s in load_jsonl(f)][:sets] if files
               else held_out_sets("validation", sets or 1000, corpus))
-    ckpt.temperature = calibrate(ckpt, chosen, threshold)
+    ckpt.temperature = calibrate(ckpt, chosen, threshold, parallel_rest=parallel_rest)
     if files:
         by_parent: dict[str, list[str]] = {}
         for f in files:
@@ -293,14 +299,14 @@ def evaluate_checkpoint(checkpoint: str | Path | None = None, *, split: str = "t
                         data: Path | None = None,
                         sets: int = 2000, policies=("parallel", "sequential", "independent"), threshold: float = 0.9,
                         oracle_sets: int = 500, device: str = "auto", precision: Precision = "auto",
-                        progress=None) -> dict:
+                        progress=None, parallel_rest: str = "one") -> dict:
     """`decider eval`: the report of a checkpoint (default: the shipped one) on `sets` sets of a
     split, or on the first `sets` labelled sets of a JSONL file."""
     ckpt = load_checkpoint(checkpoint, device=resolve_device(device))
     chosen = load_jsonl(data)[:sets] if data else held_out_sets(split, sets, corpus)
     t0 = time.time()
     report = evaluate(ckpt, chosen, policies=policies, threshold=threshold, oracle_sets=oracle_sets,
-                      progress=progress, precision=precision)
+                      progress=progress, precision=precision, parallel_rest=parallel_rest)
     report["settings"].update(split=str(data) if data else split, corpus=None if data else corpus,
                               seconds=round(time.time() - t0))
     return report

@@ -4,7 +4,8 @@ kernel -> launcher -> public function (`commit`, same contract as naive.py).
 One program per request: its (S, C) logits, the allowed-answer bitmask of each slot, the
 open-slot mask, the temperature and the request's threshold give, per slot, the
 renormalised probabilities, the choice, its confidence, and whether it commits (threshold
-rule, at least the most confident open slot; a threshold above 1 means one per pass).
+rule; where no open slot reaches it, the most confident one, or with REST_ALL every open slot;
+a threshold above 1 means one per pass).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ def _commit_kernel(
     LOGITS, ALLOWED, OPEN, THRESHOLD, PROBS, CHOICE, CONF, COMMIT,
     stride_lb, stride_ls, stride_pb, stride_ps,
     S, C, inv_temperature,
-    BLOCK_S: tl.constexpr, BLOCK_C: tl.constexpr,
+    REST_ALL: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_C: tl.constexpr,
 ):
     b = tl.program_id(0)
     offs_s = tl.arange(0, BLOCK_S)
@@ -42,7 +43,11 @@ def _commit_kernel(
     ranked = tl.where(is_open, conf, -1.0)
     best = tl.argmax(ranked, 0, tie_break_left=True)  # an open slot whenever there is one
     threshold = tl.load(THRESHOLD + b)
-    commit = is_open & ((conf >= threshold) | (offs_s == best))
+    sure = is_open & (conf >= threshold)
+    fallback = is_open & (offs_s == best)
+    if REST_ALL:
+        fallback = tl.where(threshold > 1.0, fallback, is_open)
+    commit = sure | (fallback & (tl.max(sure.to(tl.int32), 0) == 0))
     tl.store(PROBS + b * stride_pb + offs_s[:, None] * stride_ps + offs_c[None, :], p,
              mask=s_mask[:, None] & c_mask[None, :])
     tl.store(CHOICE + b * S + offs_s, choice.to(tl.int64), mask=s_mask)
@@ -51,9 +56,9 @@ def _commit_kernel(
 
 
 def commit(logits: torch.Tensor, allowed: torch.Tensor, open_: torch.Tensor, threshold: torch.Tensor,
-           temperature: float):
+           temperature: float, rest_all: bool = False):
     """logits (B, S, C); allowed (B, S) int32 bitmask over C (C <= 31); open_ (B, S) bool;
-    threshold (B,) fp32. Returns probs (B, S, C) fp32, choice (B, S) int64, conf (B, S) fp32,
+    threshold (B,) fp32; rest_all: see naive.py. Returns probs (B, S, C) fp32, choice (B, S) int64, conf (B, S) fp32,
     commit (B, S) bool."""
     if logits.ndim != 3:
         raise ValueError(f"logits must be (B, S, C), got shape {tuple(logits.shape)}")
@@ -79,6 +84,6 @@ def commit(logits: torch.Tensor, allowed: torch.Tensor, open_: torch.Tensor, thr
         probs, choice, conf, flags,
         logits.stride(0), logits.stride(1), probs.stride(0), probs.stride(1),
         S, C, 1.0 / temperature,
-        BLOCK_S=max(16, triton.next_power_of_2(S)), BLOCK_C=max(16, triton.next_power_of_2(C)),
+        REST_ALL=rest_all, BLOCK_S=max(16, triton.next_power_of_2(S)), BLOCK_C=max(16, triton.next_power_of_2(C)),
     )
     return probs, choice, conf, flags.bool()
