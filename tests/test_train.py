@@ -100,6 +100,46 @@ def test_dropped_support_only_when_the_answer_is_revealed(tiny):
             assert all(r for r, sup in zip(pattern, supported) if sup)
 
 
+def test_reveal_noise_shows_a_share_of_revealed_answers_wrong(tiny):
+    import random
+
+    from decider.engine.request import answer_classes
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    rng, shown_wrong, could = random.Random(0), 0, 0
+    for s in make_sets(CorpusSpec(split="train", mix=(("v1", 1.0), ("readings", 1.0))), 60):
+        ex = make_example(s, tiny.tokenizer, rng, drop_support=1.0, samples=3, reveal_noise=0.3)
+        dropped = len(ex.enc.prefix_ids) < len(tiny.tokenizer.encode(s.context, s.questions).prefix_ids)
+        kept = {i for i, sup in enumerate(s.support) if dropped and ex.revealed[0][i] and sup is not None}
+        for pattern, shown in zip(ex.revealed, ex.shown):
+            for i, (revealed, cls) in enumerate(zip(pattern, shown)):
+                assert cls in answer_classes(s.questions[i])  # always one of the question's own answers
+                if not revealed or i in kept:
+                    assert cls == ex.labels[i]  # what is predicted, or what lost its support, shows the truth
+                else:
+                    could += 1
+                    shown_wrong += cls != ex.labels[i]
+    assert 0.2 < shown_wrong / could < 0.4
+    assert make_example(s, tiny.tokenizer, rng, 0.5, 3).shown is None  # off: the truth, as before
+
+
+def test_a_step_with_reveal_noise_reads_the_shown_answers(tiny):
+    import random
+
+    from decider.engine.training.corpus import CorpusSpec, make_sets
+    from decider.engine.training.train import TrainBatch
+    sets = make_sets(CorpusSpec(split="train"), 8)
+    clean = TrainBatch.collate([make_example(s, tiny.tokenizer, random.Random(i), 0.0, 2) for i, s in enumerate(sets)],
+                               tiny.tokenizer.pad, tiny.model.cfg.n_answers)
+    noisy = TrainBatch.collate([make_example(s, tiny.tokenizer, random.Random(i), 0.0, 2, reveal_noise=0.9)
+                                for i, s in enumerate(sets)], tiny.tokenizer.pad, tiny.model.cfg.n_answers)
+    assert torch.equal(clean.masked, noisy.masked) and clean.shown is None
+    assert ((noisy.shown != noisy.labels) & ~noisy.masked).any()
+    with torch.no_grad():
+        a, _, _ = batch_loss(tiny.model, clean, bf16=False)
+        b, _, _ = batch_loss(tiny.model, noisy, bf16=False)
+    assert torch.isfinite(b) and a != b  # the same slots predicted, other answers shown
+
+
 def test_trains_on_team_data_alone_and_stops_where_told(tiny, tmp_path):
     from pathlib import Path
 

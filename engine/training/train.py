@@ -124,6 +124,11 @@ class TrainConfig(BaseModel):
     warmup_steps: int = 200
     weight_decay: float = 0.01
     drop_support: float = Field(0.5, description="share of sets whose revealed answers lose their supporting sentence")
+    reveal_noise: float = Field(0.0, ge=0.0, lt=1.0, description="share of revealed answers shown wrong (another of "
+                                "the question's answers, drawn at random; never one whose support was dropped), "
+                                "so that the model learns to weigh a revealed answer against the text, as it must "
+                                "when it reads its own commits, which are not always right; 0 = every revealed "
+                                "answer is the true one")
     block_samples: int = Field(4, ge=1, description="reveal patterns per set, sharing one prefix pass")
     freeze_word_embeddings: bool = Field(True, description="saves a third of the parameters' optimiser work")
     number_ranks: int = Field(0, ge=0, description="give a model without them rank embeddings for the numbers "
@@ -270,6 +275,7 @@ class Example:
     depth: list[int]
     drawn: int = 1              # schedule positions it stands for (a twin: 0, its set counts once)
     numbers: list[int] | None = None  # per prefix token: its number target (number_targets), IGNORE elsewhere
+    shown: list[list[int]] | None = None  # per reveal pattern, per slot: the class a revealed slot shows (reveal_noise)
     # a twin: the example of its set (drawn just before it) and (twin slot, set slot) per question
     # the two ask alike, with the same options in the same order
     pair: tuple[Example, list[tuple[int, int]]] | None = None
@@ -327,9 +333,10 @@ def number_targets(s: DecisionSet, dropped: set[int], enc, tokenizer: DecisionTo
 
 
 def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Random, drop_support: float,
-                 samples: int = 1, numbers: bool = False) -> Example:
-    """One set as the step reads it: its reveal patterns, its support maybe dropped, and with
-    `numbers` (TrainConfig.number_targets) its number targets where the set has any."""
+                 samples: int = 1, numbers: bool = False, reveal_noise: float = 0.0) -> Example:
+    """One set as the step reads it: its reveal patterns, its support maybe dropped, with
+    `numbers` (TrainConfig.number_targets) its number targets where the set has any, and with
+    `reveal_noise` (TrainConfig.reveal_noise) that share of its revealed answers shown wrong."""
     n = len(s.questions)
     first = _reveal_pattern(rng, n, set())
     dropped, kept_revealed = set(), set()
@@ -340,7 +347,12 @@ def make_example(s: DecisionSet, tokenizer: DecisionTokenizer, rng: random.Rando
     enc = tokenizer.encode(s.context_without(dropped), s.questions)
     labels = [answer_classes(q)[a] for q, a in zip(s.questions, s.answers)]
     targets = number_targets(s, dropped, enc, tokenizer) if numbers and (s.number_labels or s.question_labels) else None
-    return Example(enc, labels, patterns, s.depth, numbers=targets)
+    shown = None
+    if reveal_noise > 0:
+        others = [[c for c in answer_classes(q) if c != label] for q, label in zip(s.questions, labels)]
+        shown = [[rng.choice(others[i]) if shows and i not in kept_revealed and rng.random() < reveal_noise
+                  else labels[i] for i, shows in enumerate(pattern)] for pattern in patterns]
+    return Example(enc, labels, patterns, s.depth, shown=shown, numbers=targets)
 
 
 def set_at(cfg: TrainConfig, team: list[DecisionSet], index: int) -> DecisionSet:
@@ -464,6 +476,7 @@ class TrainBatch:
     batch: Batch
     labels: torch.Tensor     # (K, B, S) answer class per slot
     masked: torch.Tensor     # (K, B, S) bool: slots to predict (the rest are revealed)
+    shown: torch.Tensor | None  # (K, B, S) the class a revealed slot shows, where some are shown wrong (reveal_noise)
     depths: list[list[int]]  # per set, per slot: rule-chain depth (progress statistics)
     drawn: int = 0           # schedule positions its sets stand for (twins count once)
     numbers: torch.Tensor | None = None  # (B, L) number targets (IGNORE where none), or None
@@ -476,10 +489,13 @@ class TrainBatch:
         K = len(examples[0].revealed)
         labels = torch.zeros(K, B, S, dtype=torch.long)
         masked = torch.zeros(K, B, S, dtype=torch.bool)
+        shown = labels.clone() if any(e.shown for e in examples) else None
         for b, e in enumerate(examples):
             n = len(e.labels)
             labels[:, b, :n] = torch.tensor(e.labels)
             masked[:, b, :n] = ~torch.tensor(e.revealed)  # (K, n)
+            if shown is not None:
+                shown[:, b, :n] = torch.tensor(e.shown) if e.shown else labels[:, b, :n]
         numbers = None
         if any(e.numbers for e in examples):
             numbers = torch.full(batch.ids.shape, IGNORE, dtype=torch.long)
@@ -489,14 +505,15 @@ class TrainBatch:
         row = {id(e): b for b, e in enumerate(examples)}
         pairs = [(row[id(e.pair[0])], of, b, slot) for b, e in enumerate(examples)
                  if e.pair and id(e.pair[0]) in row for slot, of in e.pair[1]]
-        return TrainBatch(batch, labels, masked, [e.depth for e in examples], sum(e.drawn for e in examples),
+        return TrainBatch(batch, labels, masked, shown, [e.depth for e in examples], sum(e.drawn for e in examples),
                           numbers, torch.tensor(pairs, dtype=torch.long) if pairs else None)
 
     def __len__(self) -> int:
         return len(self.depths)
 
     def to(self, device) -> "TrainBatch":
-        return TrainBatch(self.batch.to(device), self.labels.to(device), self.masked.to(device), self.depths,
+        return TrainBatch(self.batch.to(device), self.labels.to(device), self.masked.to(device),
+                          None if self.shown is None else self.shown.to(device), self.depths,
                           self.drawn, None if self.numbers is None else self.numbers.to(device),
                           None if self.pairs is None else self.pairs.to(device))
 
@@ -542,7 +559,7 @@ class TrainingSets(torch.utils.data.IterableDataset):
                 for s in sets:
                     try:
                         example = make_example(s, self.tokenizer, rng, cfg.drop_support, cfg.block_samples,
-                                               numbers=cfg.number_targets > 0)
+                                               numbers=cfg.number_targets > 0, reveal_noise=cfg.reveal_noise)
                     except DecisionInputError:  # longer than the model's window: cutting it would change labels
                         continue
                     if unit and unit[0][1] is sets[0]:
@@ -653,7 +670,7 @@ def batch_loss(model, tb: TrainBatch, bf16: bool, teacher=None, distill_weight: 
     batch = tb.batch
     K, B, S = tb.labels.shape
     labels, masked = tb.labels.view(K * B, S), tb.masked.view(K * B, S)  # rows: k * B + b
-    answers = torch.where(masked, model.mask_token, labels)
+    answers = torch.where(masked, model.mask_token, labels if tb.shown is None else tb.shown.view(K * B, S))
     rows = torch.arange(B, device=labels.device).repeat(K)
     numbers = tb.numbers if number_weight > 0 and tb.numbers is not None else None
     numbers = numbers if numbers is not None and (numbers != IGNORE).any() else None
