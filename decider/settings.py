@@ -48,7 +48,7 @@ class ServerSettings(BaseSettings):
     parallel_rest: Literal["one", "all"] = Field(
         "one", description="the parallel policy, a pass where no open answer reaches the request's threshold: 'one' "
                            "commits the most confident and predicts the rest again, 'all' commits them all "
-                           "(EngineConfig.parallel_rest)")
+                           "(EngineConfig.parallel_rest: fewer passes, less consistent answers)")
     prefix_cache_mb: int = Field(256, ge=0, description="prefix K/V cache for repeated requests, MiB")
     drain_grace_s: float = Field(10.0, ge=0, description="on SIGTERM, time in-flight requests get to finish")
     tls_cert: Path | None = Field(None, description="server certificate chain (PEM); with tls_key turns TLS on")

@@ -94,8 +94,10 @@ class EngineConfig(BaseModel):
     parallel_rest: Literal["one", "all"] = Field(
         "one", description="the parallel policy, a pass where no open slot reaches the threshold: 'one' commits the "
                            "most confident slot and predicts the rest again in its light, one per pass; 'all' "
-                           "commits every open slot at once, so that an unsure answer never steers the others "
-                           "(fewer passes; the model card measures both)")
+                           "commits every open slot at once, so that an unsure answer never steers the others: "
+                           "2-6x fewer passes at the same accuracy per answer, more answers that contradict a "
+                           "rule of the context (docs/BENCHMARKS.md); its confidences want a temperature fitted "
+                           "under it (decider calibrate --parallel-rest all)")
 
 
 @dataclass
