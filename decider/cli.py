@@ -69,7 +69,8 @@ def cmd_eval(args) -> int:
     report = evaluate_checkpoint(args.checkpoint, split=args.split, corpus=args.corpus, data=args.data, sets=args.sets,
                                  policies=args.policies.split(","), threshold=args.threshold,
                                  oracle_sets=args.oracle_sets, device=args.device, precision=args.precision,
-                                 parallel_rest=args.parallel_rest, progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
+                                 parallel_rest=args.parallel_rest,
+                                 progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
     print(json.dumps(report) if args.json else "\n".join(report_lines(report)))
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2) + "\n")

@@ -157,6 +157,10 @@ def test_calibrate_writes_the_temperature_beside_the_weights_and_the_loader_read
                           *map(str, halves)], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout)["temperature"] == pytest.approx(t)
     assert "2 files in parts/:16" in load_checkpoint(folder).meta["calibrated_on"]
+    # fitted under the other rule for the rest of a parallel pass, it says so
+    subprocess.run([sys.executable, "-m", "decider.cli", "calibrate", "--model", str(folder), "--data", str(data),
+                    "--parallel-rest", "all"], capture_output=True, text=True, check=True)
+    assert load_checkpoint(folder).meta["calibrated_on"].endswith("labelled.jsonl:16; parallel rest all")
     # every set of the files by default, however many (a calibration folder plus a validation
     # file passes a thousand), and the first N with --sets
     (tmp_path / "many").mkdir()

@@ -289,6 +289,8 @@ def calibrate_checkpoint(folder: str | Path, sets: int | None = None, threshold:
         fitted_on = f"{named}:{len(chosen)}"
     else:
         fitted_on = f"validation:{len(chosen)}" if corpus == "v1" else f"{corpus} validation:{len(chosen)}"
+    if parallel_rest != "one":  # the rule its confidences were fitted under, where not the default
+        fitted_on += f"; parallel rest {parallel_rest}"
     target = folder / (CALIBRATION if is_hf_folder(folder) else "calibration.json")
     written = calibration(ckpt, fitted_on)
     target.write_text(json.dumps(written, indent=2) + "\n")
