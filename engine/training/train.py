@@ -489,13 +489,16 @@ class TrainBatch:
         K = len(examples[0].revealed)
         labels = torch.zeros(K, B, S, dtype=torch.long)
         masked = torch.zeros(K, B, S, dtype=torch.bool)
-        shown = labels.clone() if any(e.shown for e in examples) else None
         for b, e in enumerate(examples):
             n = len(e.labels)
             labels[:, b, :n] = torch.tensor(e.labels)
             masked[:, b, :n] = ~torch.tensor(e.revealed)  # (K, n)
-            if shown is not None:
-                shown[:, b, :n] = torch.tensor(e.shown) if e.shown else labels[:, b, :n]
+        shown = None
+        if any(e.shown for e in examples):  # the truth, but where reveal_noise showed another answer
+            shown = labels.clone()
+            for b, e in enumerate(examples):
+                if e.shown:
+                    shown[:, b, :len(e.labels)] = torch.tensor(e.shown)
         numbers = None
         if any(e.numbers for e in examples):
             numbers = torch.full(batch.ids.shape, IGNORE, dtype=torch.long)

@@ -27,6 +27,6 @@ def commit(logits: torch.Tensor, allowed: torch.Tensor, open_: torch.Tensor, thr
     best = torch.zeros_like(open_).scatter_(1, ranked.argmax(-1, keepdim=True), True) & open_
     sure = open_ & (conf >= threshold[:, None])
     # where no slot is sure: the most confident, or (parallel, rest_all) every open slot
-    fallback = torch.where((threshold > 1)[:, None] | (not rest_all), best, open_)
+    fallback = torch.where((threshold > 1)[:, None], best, open_) if rest_all else best
     commit = sure | (fallback & ~sure.any(-1, keepdim=True))
     return probs, choice, conf, commit
