@@ -4,7 +4,7 @@ whole context (0), or none of it (`--keep none`)."""
 from pathlib import Path
 
 import torch
-from focus_probe import BLANK, NONE, focused
+from focus_probe import BLANK, NONE, corrected, focused
 
 from decider.engine.reader import sentences
 from decider.engine.training.dataset import load_jsonl
@@ -23,3 +23,10 @@ def test_cut_contexts_keep_whole_nearest_or_no_sentences():
     assert {x.context for x in out[NONE]} == {BLANK}
     assert {x.context for x in out[0]} == {"\n".join(lines)}
     assert all(x.context in lines for x in out[1])
+
+
+def test_context_free_correction_counts_the_question_alone_against_an_option():
+    whole = [[0.6, 0.4], [0.2, 0.5, 0.3]]
+    alone = [[0.9, 0.1], [0.1, 0.8, 0.1]]
+    assert corrected(whole, alone, 0.0) == [0, 1]  # alpha 0: the answers as given
+    assert corrected(whole, alone, 1.0) == [1, 2]  # 0.4 / 0.1 beats 0.6 / 0.9; 0.3 / 0.1 beats 0.2 / 0.1
