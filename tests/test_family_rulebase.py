@@ -21,6 +21,9 @@ def _sets(n: int = 400, links: int = 3, style: base.Style | None = None):
 SETS = _sets(800)
 BINDING = [rb.generate(random.Random(f"rulebase-binding:{i}"), base.Style(), 8, 3, binding=1.0) for i in range(400)]
 DEEP = [rb.generate(random.Random(f"rulebase-deep:{i}"), base.Style(), 8, 5, deep=1.0) for i in range(300)]
+AGGREGATE = [rb.generate(random.Random(f"rulebase-aggregate:{i}"), base.Style(), 8, 3, aggregate=1.0) for i in range(400)]
+NONE_WORDS = {none for pair in base.NONE_OR_MORE for none in pair[:1]} | {"neither"}
+MANY_WORDS = {pair[1] for pair in base.NONE_OR_MORE} | {"both"}
 
 
 ENTITIES = sorted({e.lower() for w in rb.WORLDS for e in w.entities}, key=len, reverse=True)
@@ -109,7 +112,7 @@ def test_which_questions_have_one_right_option_named_in_the_text():
     assert seen > 100
 
 
-@pytest.mark.parametrize("knobs", [{}, {"deep": 1.0}], ids=["sets", "deep"])
+@pytest.mark.parametrize("knobs", [{}, {"deep": 1.0}, {"aggregate": 1.0}], ids=["sets", "deep", "aggregate"])
 def test_deterministic_within_limits_and_accepted_by_the_service(knobs):
     deterministic_and_accepted("rulebase", **knobs)
 
@@ -125,6 +128,47 @@ def test_deep_sets_ask_answers_three_to_five_rule_steps_from_the_facts():
     assert max(d for s in DEEP for d in s.depth) <= 5
     shallow = [rb.generate(random.Random(f"rulebase-deep:{i}"), base.Style(), 8, 3, deep=1.0) for i in range(100)]
     assert max(d for s in shallow for d in s.depth) <= 3
+
+
+def _aggregate_questions(sets):
+    """(set, question, answer text, listed entities) of the "which" questions that end in the
+    words for none and for more than one."""
+    for s in sets:
+        for q, a in zip(s.questions, s.answers):
+            if q.kind == "categorical" and q.options[-2] in NONE_WORDS and q.options[-1] in MANY_WORDS:
+                yield s, q, q.options[a], q.options[:-2]
+
+
+def test_aggregate_which_questions_answer_none_one_or_more_than_one_as_the_facts_say():
+    """"Which animal is kind? the bear / the cat / neither / both": every outcome is asked; an
+    entity stated to have the attribute is never passed over for none or for another entity, and
+    one stated not to have it is never the answer."""
+    outcomes, checked = Counter(), 0
+    for s, q, answer, listed in _aggregate_questions(AGGREGATE):
+        m = re.fullmatch(r"Which (?:[\w ]+) (?:is|are) (.+)\?", q.text)
+        assert 2 <= len(listed) <= 3 and (len(listed) == 2) == (q.options[-2:] == ("neither", "both")), q.options
+        outcomes["none" if answer in NONE_WORDS else "many" if answer in MANY_WORDS else "one"] += 1
+        if not m:
+            continue
+        yes, no = _stated(s.context)
+        listed = [o.removeprefix("only ") for o in listed]
+        answer = answer.removeprefix("only ")
+        with_the = {o: o if o.lower() in ENTITIES else f"the {o}" for o in listed}
+        said = [o for o in listed if (with_the[o].lower(), m[1]) in yes]
+        if said:
+            checked += 1
+            assert answer in MANY_WORDS or answer == said[0] and len(said) == 1, (s.context, q.text, q.options, answer)
+        assert not any((with_the[o].lower(), m[1]) in no and answer == o for o in listed), (s.context, q.text)
+    assert min(outcomes.values()) > 40 and set(outcomes) == {"none", "one", "many"}, outcomes
+    assert checked > 20
+    assert not list(_aggregate_questions(SETS))  # off unless asked for
+
+
+def test_aggregate_off_draws_the_sets_drawn_before_the_knob():
+    for i in range(100):
+        a = rb.generate(random.Random(f"rulebase-off:{i}"), base.Style(), 8, 3)
+        b = rb.generate(random.Random(f"rulebase-off:{i}"), base.Style(), 8, 3, aggregate=0.0)
+        assert (a.context, a.questions, a.answers) == (b.context, b.questions, b.answers)
 
 
 @pytest.mark.parametrize("links, deep", [(5, 0.0), (2, 1.0)], ids=["deep-off", "too-few-links"])

@@ -246,6 +246,10 @@ def _attributes(rng: random.Random, w: World) -> list[str]:
 
 SMALL = 0.3  # share of small sets
 PAIR = 0.5   # chance that an attribute question is followed by its contrast (below)
+# an aggregate "which" question lists two or three entities and then the words for none of them
+# and for more than one ("Which animal is kind? the bear / the cat / none of them / two or
+# more"); these outcomes, drawn in these shares where the set allows
+AGGREGATE_OUTCOMES = {"none": 0.35, "one": 0.35, "many": 0.3}
 
 
 @dataclass(frozen=True)
@@ -272,12 +276,14 @@ DEEPEST = 3  # a deep set has an answer at least this many rule steps from the f
 
 
 def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int,
-             binding: float = 0.0, deep: float = 0.0) -> DecisionSet:
+             binding: float = 0.0, deep: float = 0.0, aggregate: float = 0.0) -> DecisionSet:
     """One set of `n_questions` questions over 2-5 entities, with rule chains of at most
     `max_links` steps behind its derived answers; a `binding` share of them is a binding set
     (`_binding_attempt`), and a `deep` share of the others a deep one: a chain of three to five
     rules, each reading the conclusion of the one before it, that fires for one or two entities,
-    so that some answers lie three or more steps from the facts (where `max_links` allows)."""
+    so that some answers lie three or more steps from the facts (where `max_links` allows). An
+    `aggregate` share of the "which" questions of the others lists a few entities and then none
+    and more than one among its options (`_ask_aggregate`)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0 <= max_links <= 5:
@@ -286,7 +292,7 @@ def generate(rng: random.Random, style: base.Style, n_questions: int, max_links:
         attempt = _binding_attempt
     else:
         chain = bool(deep) and max_links >= DEEPEST and rng.random() < deep
-        attempt = functools.partial(_attempt, deep=chain)
+        attempt = functools.partial(_attempt, deep=chain, aggregate=aggregate)
     for _ in range(200):
         built = attempt(rng, style, n_questions, max_links)
         if built is not None:
@@ -295,7 +301,7 @@ def generate(rng: random.Random, style: base.Style, n_questions: int, max_links:
 
 
 def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int,
-             deep: bool = False) -> DecisionSet | None:
+             deep: bool = False, aggregate: float = 0.0) -> DecisionSet | None:
     w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
     # a third of the sets are small (two or three entities, a rule or two, a few facts): there
     # a rule's conclusion asked of the entity that fails its condition has nothing beside it to
@@ -484,7 +490,10 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
 
     n_which = sum(rng.random() < 0.2 for _ in range(n_questions))
     for _ in range(n_which):
-        _ask_which(rng, style, sb, w, ents, attrs, rels, truth, used)
+        if aggregate and rng.random() < aggregate:
+            _ask_aggregate(rng, style, sb, w, ents, attrs, truth, used)
+        else:
+            _ask_which(rng, style, sb, w, ents, attrs, rels, truth, used)
     while len(sb.questions) < n_questions:
         want_true = rng.random() < 0.5
         group = [(k, wt) for k, wt in (true_ if want_true else false_) if k not in used] or \
@@ -686,4 +695,49 @@ def _ask_which(rng, style, sb, w: World, ents, attrs, rels, truth, used) -> None
         if rng.random() < 0.5:  # "bear" as often as "the bear"
             options, answer = [o.removeprefix("the ") for o in options], answer.removeprefix("the ")
         sb.ask_choice(text, options, answer, t.depth, t.support)
+        return
+
+
+def _ask_aggregate(rng, style, sb, w: World, ents, attrs, truth, used) -> None:
+    """A "which" question over two or three listed entities whose options end in the words for
+    none of them and for more than one (base.none_or_more: "neither" and "both" for two), as
+    people ask them ("Which of these is kind? the bear / the cat / neither / both"). The answer
+    is the one listed entity the attribute holds of, else none or more than one; the outcome is
+    drawn first (AGGREGATE_OUTCOMES) and the entities listed to give it."""
+    if len(ents) < 2:
+        return
+    for _ in range(20):
+        a = rng.choice(attrs)
+        if ("which", a) in used:
+            continue
+        hits = [e for e in ents if truth(("a", e, a)).value is True]
+        misses = [e for e in ents if e not in hits]
+        outcome = rng.choices(list(AGGREGATE_OUTCOMES), weights=list(AGGREGATE_OUTCOMES.values()))[0]
+        n = min(len(ents), rng.randint(2, 3))
+        if outcome == "none":
+            listed = rng.sample(misses, n) if len(misses) >= n else None
+        elif outcome == "one":
+            listed = [rng.choice(hits)] + rng.sample(misses, n - 1) if hits and len(misses) >= n - 1 else None
+        else:
+            k = rng.randint(2, n)
+            listed = rng.sample(hits, k) + rng.sample(misses, n - k) if len(hits) >= k and len(misses) >= n - k else None
+        if not listed:
+            continue
+        used.add(("which", a))
+        rng.shuffle(listed)
+        none, many = base.none_or_more(rng, n)
+        true = [e for e in listed if e in hits]
+        answer = true[0] if len(true) == 1 else none if not true else many
+        # one entity: its own depth and support; none is a closed-world no (depth 0); more than
+        # one rests on several supports, so none is kept to drop
+        depth = max((truth(("a", e, a)).depth for e in true), default=0)
+        support = truth(("a", true[0], a)).support if len(true) == 1 else None
+        if rng.random() < 0.5:  # "bear" as often as "the bear"
+            listed, answer = [o.removeprefix("the ") for o in listed], answer.removeprefix("the ")
+        if n == 2 and rng.random() < 0.3:  # "only the bear / only the cat / both / neither"
+            answer = f"only {answer}" if answer in listed else answer
+            listed = [f"only {o}" for o in listed]
+        options = listed + [none, many]
+        k_word = "person" if w is PEOPLE else w.kind
+        sb.ask_choice(_say(Q_WHICH, rng, style, k=k_word, a=a), options, answer, depth, support)
         return
