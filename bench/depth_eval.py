@@ -1,7 +1,7 @@
 """The model on facts-and-rules text by depth: how many rule steps each answer lies from the facts.
 
     python bench/depth_eval.py [--checkpoint DIR ...] [--sets 400] [--split validation]
-                               [--deep 1.0] [--policies parallel,independent] [--json F]
+                               [--deep 1.0] [--aggregate 0] [--policies parallel,independent] [--json F]
 
 Draws `--sets` sets of the rulebase family (families/rulebase.py) from a split no run trains on,
 a `--deep` share of them deep ones (a chain of three to five rules, each reading the conclusion
@@ -10,7 +10,9 @@ policy, and prints per-item accuracy at each depth (0: stated, or false in the c
 in all. Each checkpoint after the first is also compared with the first answer by answer, per
 depth: answers turned right and wrong, and a two-sided sign test over them. The family is
 training only, so these sets are drawn here rather than by an evaluation split; the depth of
-each answer is the generator's (DecisionSet.depth), which a JSONL file does not keep.
+each answer is the generator's (DecisionSet.depth), which a JSONL file does not keep. With
+`--aggregate`, that share of the "which" questions end in none and more than one among their
+options, and their accuracy is printed apart as well ("aggregate").
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from decider.engine.checkpoint import load_checkpoint
 from decider.engine.training.corpus import CorpusSpec, make_sets
 from decider.engine.training.evaluate import run_policy
+from decider.engine.training.families import rulebase
 
 from stats import sign_test
 
@@ -36,18 +39,28 @@ def by_depth(sets, correct) -> dict[int, list[bool]]:
     return dict(sorted(out.items()))
 
 
+def aggregate_rightness(sets, correct) -> list[bool]:
+    """The rightness of the answers to aggregate "which" questions (rulebase.is_aggregate)."""
+    return [bool(r) for s, right in zip(sets, correct, strict=True)
+            for q, r in zip(s.questions, right, strict=True) if rulebase.is_aggregate(q)]
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--checkpoint", nargs="*", default=[None], help="checkpoint folders (default: the shipped one)")
     p.add_argument("--sets", type=int, default=400)
     p.add_argument("--split", default="validation", choices=("validation", "test", "novel", "heldout"))
     p.add_argument("--deep", type=float, default=1.0, help="share of the sets that are deep ones (0 to 1)")
+    p.add_argument("--aggregate", type=float, default=0.0,
+                   help="share of the 'which' questions whose options end in none and more than one (0 to 1); "
+                        "their own accuracy is printed as 'aggregate'")
     p.add_argument("--max-links", type=int, default=5)
     p.add_argument("--policies", default="parallel,independent")
     p.add_argument("--precision", default="fp32", choices=("auto", "fp32", "bf16"))
     p.add_argument("--json", type=Path)
     args = p.parse_args()
-    spec = CorpusSpec(split=args.split, max_links=args.max_links, mix=(("rulebase", 1.0),), deep=args.deep)
+    spec = CorpusSpec(split=args.split, max_links=args.max_links, mix=(("rulebase", 1.0),), deep=args.deep,
+                      aggregate=args.aggregate)
     sets = make_sets(spec, args.sets)
     report, first = [], {}
     for c in args.checkpoint:
@@ -55,9 +68,11 @@ def main() -> int:
         row = {"checkpoint": c or "shipped", "version": ckpt.version, "sets": len(sets), "split": args.split,
                "deep": args.deep}
         for policy in args.policies.split(","):
-            depths = by_depth(sets, run_policy(ckpt, sets, policy, 0.9, ckpt.temperature,
-                                               precision=args.precision).correct)
+            correct = run_policy(ckpt, sets, policy, 0.9, ckpt.temperature, precision=args.precision).correct
+            depths = by_depth(sets, correct)
             every = [r for rs in depths.values() for r in rs]
+            if agg := aggregate_rightness(sets, correct):
+                depths["aggregate"] = agg
             row[policy] = {"all": {"questions": len(every), "per_item": round(sum(every) / len(every), 4)},
                            **{str(d): {"questions": len(rs), "per_item": round(sum(rs) / len(rs), 4)}
                               for d, rs in depths.items()}}

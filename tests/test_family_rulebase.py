@@ -22,8 +22,6 @@ SETS = _sets(800)
 BINDING = [rb.generate(random.Random(f"rulebase-binding:{i}"), base.Style(), 8, 3, binding=1.0) for i in range(400)]
 DEEP = [rb.generate(random.Random(f"rulebase-deep:{i}"), base.Style(), 8, 5, deep=1.0) for i in range(300)]
 AGGREGATE = [rb.generate(random.Random(f"rulebase-aggregate:{i}"), base.Style(), 8, 3, aggregate=1.0) for i in range(400)]
-NONE_WORDS = {none for pair in base.NONE_OR_MORE for none in pair[:1]} | {"neither"}
-MANY_WORDS = {pair[1] for pair in base.NONE_OR_MORE} | {"both"}
 
 
 ENTITIES = sorted({e.lower() for w in rb.WORLDS for e in w.entities}, key=len, reverse=True)
@@ -135,7 +133,7 @@ def _aggregate_questions(sets):
     words for none and for more than one."""
     for s in sets:
         for q, a in zip(s.questions, s.answers):
-            if q.kind == "categorical" and q.options[-2] in NONE_WORDS and q.options[-1] in MANY_WORDS:
+            if rb.is_aggregate(q):
                 yield s, q, q.options[a], q.options[:-2]
 
 
@@ -147,7 +145,7 @@ def test_aggregate_which_questions_answer_none_one_or_more_than_one_as_the_facts
     for s, q, answer, listed in _aggregate_questions(AGGREGATE):
         m = re.fullmatch(r"Which (?:[\w ]+) (?:is|are) (.+)\?", q.text)
         assert 2 <= len(listed) <= 3 and (len(listed) == 2) == (q.options[-2:] == ("neither", "both")), q.options
-        outcomes["none" if answer in NONE_WORDS else "many" if answer in MANY_WORDS else "one"] += 1
+        outcomes["none" if answer in rb.NONE_WORDS else "many" if answer in rb.MANY_WORDS else "one"] += 1
         if not m:
             continue
         yes, no = _stated(s.context)
@@ -157,7 +155,7 @@ def test_aggregate_which_questions_answer_none_one_or_more_than_one_as_the_facts
         said = [o for o in listed if (with_the[o].lower(), m[1]) in yes]
         if said:
             checked += 1
-            assert answer in MANY_WORDS or answer == said[0] and len(said) == 1, (s.context, q.text, q.options, answer)
+            assert answer in rb.MANY_WORDS or answer == said[0] and len(said) == 1, (s.context, q.text, q.options, answer)
         assert not any((with_the[o].lower(), m[1]) in no and answer == o for o in listed), (s.context, q.text)
     assert min(outcomes.values()) > 40 and set(outcomes) == {"none", "one", "many"}, outcomes
     assert checked > 20

@@ -250,6 +250,13 @@ PAIR = 0.5   # chance that an attribute question is followed by its contrast (be
 # and for more than one ("Which animal is kind? the bear / the cat / none of them / two or
 # more"); these outcomes, drawn in these shares where the set allows
 AGGREGATE_OUTCOMES = {"none": 0.35, "one": 0.35, "many": 0.3}
+NONE_WORDS = frozenset(pair[0] for pair in base.NONE_OR_MORE) | {"neither"}
+MANY_WORDS = frozenset(pair[1] for pair in base.NONE_OR_MORE) | {"both"}
+
+
+def is_aggregate(q) -> bool:
+    """Whether a question's options end in the words for none and for more than one (`_ask_aggregate`)."""
+    return q.kind == "categorical" and len(q.options) >= 4 and q.options[-2] in NONE_WORDS and q.options[-1] in MANY_WORDS
 
 
 @dataclass(frozen=True)
