@@ -1,7 +1,8 @@
 """The model on facts-and-rules text by depth: how many rule steps each answer lies from the facts.
 
     python bench/depth_eval.py [--checkpoint DIR ...] [--sets 400] [--split validation]
-                               [--deep 1.0] [--aggregate 0] [--policies parallel,independent] [--json F]
+                               [--deep 1.0] [--aggregate 0] [--hypothetical 0]
+                               [--policies parallel,independent] [--json F]
 
 Draws `--sets` sets of the rulebase family (families/rulebase.py) from a split no run trains on,
 a `--deep` share of them deep ones (a chain of three to five rules, each reading the conclusion
@@ -12,7 +13,8 @@ depth: answers turned right and wrong, and a two-sided sign test over them. The 
 training only, so these sets are drawn here rather than by an evaluation split; the depth of
 each answer is the generator's (DecisionSet.depth), which a JSONL file does not keep. With
 `--aggregate`, that share of the "which" questions end in none and more than one among their
-options, and their accuracy is printed apart as well ("aggregate").
+options, and with `--hypothetical` that share of the sets ask what would follow from a supposed
+attribute; the accuracy of each kind is printed apart as well ("aggregate", "hypothetical").
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ def by_depth(sets, correct) -> dict[int, list[bool]]:
     return dict(sorted(out.items()))
 
 
-def aggregate_rightness(sets, correct) -> list[bool]:
-    """The rightness of the answers to aggregate "which" questions (rulebase.is_aggregate)."""
+def rightness_where(sets, correct, kind) -> list[bool]:
+    """The rightness of the answers to the questions `kind` picks (rulebase.is_aggregate, ...)."""
     return [bool(r) for s, right in zip(sets, correct, strict=True)
-            for q, r in zip(s.questions, right, strict=True) if rulebase.is_aggregate(q)]
+            for q, r in zip(s.questions, right, strict=True) if kind(q)]
 
 
 def main() -> int:
@@ -54,13 +56,16 @@ def main() -> int:
     p.add_argument("--aggregate", type=float, default=0.0,
                    help="share of the 'which' questions whose options end in none and more than one (0 to 1); "
                         "their own accuracy is printed as 'aggregate'")
+    p.add_argument("--hypothetical", type=float, default=0.0,
+                   help="share of the sets that ask what would follow from a supposed attribute (0 to 1); "
+                        "those questions' own accuracy is printed as 'hypothetical'")
     p.add_argument("--max-links", type=int, default=5)
     p.add_argument("--policies", default="parallel,independent")
     p.add_argument("--precision", default="fp32", choices=("auto", "fp32", "bf16"))
     p.add_argument("--json", type=Path)
     args = p.parse_args()
     spec = CorpusSpec(split=args.split, max_links=args.max_links, mix=(("rulebase", 1.0),), deep=args.deep,
-                      aggregate=args.aggregate)
+                      aggregate=args.aggregate, hypothetical=args.hypothetical)
     sets = make_sets(spec, args.sets)
     report, first = [], {}
     for c in args.checkpoint:
@@ -71,8 +76,9 @@ def main() -> int:
             correct = run_policy(ckpt, sets, policy, 0.9, ckpt.temperature, precision=args.precision).correct
             depths = by_depth(sets, correct)
             every = [r for rs in depths.values() for r in rs]
-            if agg := aggregate_rightness(sets, correct):
-                depths["aggregate"] = agg
+            for name, kind in (("aggregate", rulebase.is_aggregate), ("hypothetical", rulebase.is_hypothetical)):
+                if picked := rightness_where(sets, correct, kind):
+                    depths[name] = picked
             row[policy] = {"all": {"questions": len(every), "per_item": round(sum(every) / len(every), 4)},
                            **{str(d): {"questions": len(rs), "per_item": round(sum(rs) / len(rs), 4)}
                               for d, rs in depths.items()}}

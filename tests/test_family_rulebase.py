@@ -110,7 +110,8 @@ def test_which_questions_have_one_right_option_named_in_the_text():
     assert seen > 100
 
 
-@pytest.mark.parametrize("knobs", [{}, {"deep": 1.0}, {"aggregate": 1.0}], ids=["sets", "deep", "aggregate"])
+@pytest.mark.parametrize("knobs", [{}, {"deep": 1.0}, {"aggregate": 1.0}, {"hypothetical": 1.0}],
+                         ids=["sets", "deep", "aggregate", "hypothetical"])
 def test_deterministic_within_limits_and_accepted_by_the_service(knobs):
     deterministic_and_accepted("rulebase", **knobs)
 
@@ -162,11 +163,71 @@ def test_aggregate_which_questions_answer_none_one_or_more_than_one_as_the_facts
     assert not list(_aggregate_questions(SETS))  # off unless asked for
 
 
-def test_aggregate_off_draws_the_sets_drawn_before_the_knob():
+@pytest.mark.parametrize("knob", ["aggregate", "hypothetical"])
+def test_a_knob_at_zero_draws_the_sets_drawn_before_it(knob):
     for i in range(100):
         a = rb.generate(random.Random(f"rulebase-off:{i}"), base.Style(), 8, 3)
-        b = rb.generate(random.Random(f"rulebase-off:{i}"), base.Style(), 8, 3, aggregate=0.0)
+        b = rb.generate(random.Random(f"rulebase-off:{i}"), base.Style(), 8, 3, **{knob: 0.0})
         assert (a.context, a.questions, a.answers) == (b.context, b.questions, b.answers)
+
+
+def _supposing(world: str, seed: int):
+    """A hand-built set ("The dog is big. The bird is big. The bird is kind. If something is big
+    and kind then it is red. If something is red and not quiet then it is loud.") asked one
+    hypothetical question."""
+    sb, prog = base.SetBuilder("rulebase"), base.Program()
+    ents = ["the dog", "the cat", "the bird"]
+    prog.fact(("a", "the dog", "big"), True, sb.say("The dog is big."))
+    prog.fact(("a", "the bird", "big"), True, sb.say("The bird is big."))
+    prog.fact(("a", "the bird", "kind"), True, sb.say("The bird is kind."))
+    s = sb.say("If something is big and kind then it is red.")
+    for e in ents:
+        prog.rule([(("a", e, "big"), True), (("a", e, "kind"), True)], (("a", e, "red"), True), s)
+    s = sb.say("If something is red and not quiet then it is loud.")
+    for e in ents:
+        prog.rule([(("a", e, "red"), True), (("a", e, "quiet"), False)], (("a", e, "loud"), True), s)
+    solved = prog.solve()
+    rb._ask_hypothetical(random.Random(f"{world}:{seed}"), base.Style(), sb, prog, ents, ["big", "kind", "quiet"],
+                         ["red", "loud"], lambda k: prog.truth(solved, k), 5)
+    return sb
+
+
+def test_a_hypothetical_question_is_answered_in_the_world_with_the_supposition_added():
+    """Supposing the dog kind makes it red (yes) and loud (yes, two steps); supposing the bird
+    quiet defeats its loudness (no); supposing the cat kind leaves it not red (no: not big)."""
+    def expected(e: str, a: str, x: str, c: str) -> bool:
+        big = {"the dog", "the bird"} | ({e} if a == "big" else set())
+        kind = {"the bird"} | ({e} if a == "kind" else set())
+        quiet = {e} if a == "quiet" else set()
+        red = big & kind
+        return x in (red if c == "red" else red - quiet)
+
+    texts = {}
+    for e in ("the dog", "the cat", "the bird"):
+        for a in ("big", "kind", "quiet"):
+            for x in ("the dog", "the cat", "the bird"):
+                for c in ("red", "loud"):
+                    for f in {x, "it"} if x == e else {x}:
+                        for t in rb.Q_IF:
+                            texts[base.cap(t.format(e=e, a=a, f=f, c=c))] = (e, a, x, c)
+    answers = Counter()
+    for seed in range(80):
+        sb = _supposing("suppose", seed)
+        (q,) = sb.questions
+        assert rb.is_hypothetical(q)
+        e, a, x, c = texts[q.text]
+        assert (sb.answers[0] == 0) == expected(e, a, x, c), q.text
+        assert sb.support == [None]
+        answers[sb.answers[0]] += 1
+    assert min(answers.values()) > 25, answers
+
+
+def test_hypothetical_sets_ask_yes_and_no_evenly_and_only_where_asked():
+    sets = [rb.generate(random.Random(f"rulebase-hyp:{i}"), base.Style(), 8, 3, hypothetical=1.0) for i in range(200)]
+    asked = Counter(a for s in sets for q, a in zip(s.questions, s.answers) if rb.is_hypothetical(q))
+    assert sum(asked.values()) > 60 and abs(asked[0] - asked[1]) < 0.25 * sum(asked.values()), asked
+    assert not any(rb.is_hypothetical(q) for s in SETS for q in s.questions)  # off unless asked for
+    assert not any(rb.is_hypothetical(q) for q in _sets(50)[0].questions + BINDING[0].questions)
 
 
 @pytest.mark.parametrize("links, deep", [(5, 0.0), (2, 1.0)], ids=["deep-off", "too-few-links"])

@@ -127,7 +127,7 @@ SPLIT_OFFSETS = {"train": 0, "validation": 1, "test": 2, "novel": 3, "heldout": 
 # language users write). A mix gives each family's share of the sets.
 FAMILIES = ("v1", "readings", "contracts", "reports", "quantified", "rulebase", "timing")  # the last two: training only
 FAMILY_KNOBS = {"readings": ("stated", "roles", "role_rules", "drills", "groups"),  # CorpusSpec fields a family's generate takes
-                "quantified": ("closed_world",), "rulebase": ("binding", "deep", "aggregate"), "contracts": ("holders",),
+                "quantified": ("closed_world",), "rulebase": ("binding", "deep", "aggregate", "hypothetical"), "contracts": ("holders",),
                 "reports": ("fleets",)}
 V1_ONLY: tuple[tuple[str, float], ...] = (("v1", 1.0),)
 V2_MIX: tuple[tuple[str, float], ...] = (("v1", 0.2), ("readings", 0.2), ("contracts", 0.2), ("reports", 0.2),
@@ -446,6 +446,7 @@ class CorpusSpec:
     binding: float = 0.0  # rulebase: share of sets that only binding answers (families.rulebase; training only)
     deep: float = 0.0  # rulebase: share of the other sets whose answers chain three to five rules (training only)
     aggregate: float = 0.0  # rulebase: share of "which" questions with none / more than one among the options (training only)
+    hypothetical: float = 0.0  # rulebase: share of sets asking what would follow from a supposed attribute (training only)
     holders: float = 0.0  # contracts: share of sets that only who holds each right answers (training only)
     roles: float = 0.0  # readings: share of sets whose rules name pair units by role (training only)
     role_rules: float = 0.0  # readings roles sets: share of rule chains tripping a pair's duty unit (training only)

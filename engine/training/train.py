@@ -80,6 +80,10 @@ class Stage(BaseModel):
                              "of their 'which' questions lists two or three entities and then the words for none and "
                              "for more than one among its options ('neither' / 'both'), the answer being whichever "
                              "holds (corpus.CorpusSpec.aggregate, families.rulebase)")
+    hypothetical: float = Field(0.0, ge=0.0, le=1.0, description="rulebase sets that are not binding ones: this "
+                                "share of them asks one or two questions on what would follow if an entity had an "
+                                "attribute the text does not give it ('If the bear were kind, would it be red?'; "
+                                "corpus.CorpusSpec.hypothetical, families.rulebase)")
     holders: float = Field(0.0, ge=0.0, le=1.0, description="contracts sets: this share of them only who holds "
                            "each right answers: rights given to one party and refused to the other (or to both, or to "
                            "neither), each asked of both parties (corpus.CorpusSpec.holders, families.contracts)")
@@ -463,7 +467,7 @@ def sets_at(cfg: TrainConfig, team: list[DecisionSet], index: int, twins: bool =
             spec = CorpusSpec(split="train", max_links=stage.max_links, max_questions=stage.max_questions,
                               max_extra=stage.max_extra, mix=tuple(stage.mix.items()), stated=stage.stated,
                               closed_world=stage.closed_world, binding=stage.binding, deep=stage.deep,
-                              aggregate=stage.aggregate, holders=stage.holders,
+                              aggregate=stage.aggregate, hypothetical=stage.hypothetical, holders=stage.holders,
                               roles=stage.roles, role_rules=stage.role_rules, drills=stage.drills, groups=stage.groups, fleets=stage.fleets,
                               more_phrasings=stage.more_phrasings,
                               shorthand=stage.shorthand)

@@ -20,6 +20,7 @@ Training only (no evaluation split draws it); its phrasings keep the held-out fi
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 import re
@@ -202,6 +203,14 @@ Q_WHICH_ATTR = ("Which of these is {e}?", "Which of these is {e}?", "Which of th
                 "Which of these is true of {e}?", "What is {e}, of these?", "Pick the word that fits {e}.",
                 "{e} is which of these?", "Which one of these applies to {e}?", "Which of these holds for {e}?",
                 "Of these, what is {e}?")
+# a question on what would follow if an entity had an attribute the text does not give it
+Q_IF = ("If {e} were {a}, would {f} be {c}?", "If {e} were {a}, would {f} be {c}?",
+        "Suppose {e} were {a}: would {f} be {c}?", "Suppose {e} is {a}. Is {f} {c} then?",
+        "Would {f} be {c} if {e} were {a}?", "Were {e} {a}, would {f} be {c}?",
+        "Had {e} been {a}, would {f} have been {c}?", "If {e} turned out to be {a}, would {f} be {c}?",
+        "Assume {e} is {a}. Would {f} then be {c}?", "If we learned that {e} is {a}, would {f} be {c}?",
+        "In case {e} is {a}, is {f} {c}?", "Say {e} were {a}. Would {f} be {c}?")
+_SUPPOSING = re.compile("|".join(re.sub(r"\\\{\w\\\}", ".+", re.escape(base.cap(t))) for t in Q_IF))
 Q_COLOUR = ("What colour is {e}?", "What colour is {e}?", "Which colour is {e}?", "What is the colour of {e}?",
             "{e} is what colour?", "Which colour does {e} have?", "What colour would {e} be?",
             "Pick the colour of {e}.", "Of these colours, which is {e}?", "Name the colour of {e}.")
@@ -254,6 +263,11 @@ NONE_WORDS = frozenset(pair[0] for pair in base.NONE_OR_MORE) | {"neither"}
 MANY_WORDS = frozenset(pair[1] for pair in base.NONE_OR_MORE) | {"both"}
 
 
+def is_hypothetical(q) -> bool:
+    """Whether a question is one of `_ask_hypothetical`'s ("If the bear were kind, ...")."""
+    return q.kind == "boolean" and _SUPPOSING.fullmatch(q.text) is not None
+
+
 def is_aggregate(q) -> bool:
     """Whether a question's options end in the words for none and for more than one (`_ask_aggregate`)."""
     return q.kind == "categorical" and len(q.options) >= 4 and q.options[-2] in NONE_WORDS and q.options[-1] in MANY_WORDS
@@ -283,14 +297,17 @@ DEEPEST = 3  # a deep set has an answer at least this many rule steps from the f
 
 
 def generate(rng: random.Random, style: base.Style, n_questions: int, max_links: int,
-             binding: float = 0.0, deep: float = 0.0, aggregate: float = 0.0) -> DecisionSet:
+             binding: float = 0.0, deep: float = 0.0, aggregate: float = 0.0,
+             hypothetical: float = 0.0) -> DecisionSet:
     """One set of `n_questions` questions over 2-5 entities, with rule chains of at most
     `max_links` steps behind its derived answers; a `binding` share of them is a binding set
     (`_binding_attempt`), and a `deep` share of the others a deep one: a chain of three to five
     rules, each reading the conclusion of the one before it, that fires for one or two entities,
     so that some answers lie three or more steps from the facts (where `max_links` allows). An
     `aggregate` share of the "which" questions of the others lists a few entities and then none
-    and more than one among its options (`_ask_aggregate`)."""
+    and more than one among its options (`_ask_aggregate`), and a `hypothetical` share of them
+    asks one or two questions on what would follow if an entity had an attribute the text does
+    not give it (`_ask_hypothetical`)."""
     if not 1 <= n_questions <= 8:
         raise ValueError(f"n_questions must be 1..8, got {n_questions}")
     if not 0 <= max_links <= 5:
@@ -299,7 +316,8 @@ def generate(rng: random.Random, style: base.Style, n_questions: int, max_links:
         attempt = _binding_attempt
     else:
         chain = bool(deep) and max_links >= DEEPEST and rng.random() < deep
-        attempt = functools.partial(_attempt, deep=chain, aggregate=aggregate)
+        attempt = functools.partial(_attempt, deep=chain, aggregate=aggregate,
+                                    hypothetical=bool(hypothetical) and max_links > 0 and rng.random() < hypothetical)
     for _ in range(200):
         built = attempt(rng, style, n_questions, max_links)
         if built is not None:
@@ -308,7 +326,7 @@ def generate(rng: random.Random, style: base.Style, n_questions: int, max_links:
 
 
 def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links: int,
-             deep: bool = False, aggregate: float = 0.0) -> DecisionSet | None:
+             deep: bool = False, aggregate: float = 0.0, hypothetical: bool = False) -> DecisionSet | None:
     w = rng.choices(WORLDS, weights=WORLD_WEIGHTS)[0]
     # a third of the sets are small (two or three entities, a rule or two, a few facts): there
     # a rule's conclusion asked of the entity that fails its condition has nothing beside it to
@@ -501,6 +519,10 @@ def _attempt(rng: random.Random, style: base.Style, n_questions: int, max_links:
             _ask_aggregate(rng, style, sb, w, ents, attrs, truth, used)
         else:
             _ask_which(rng, style, sb, w, ents, attrs, rels, truth, used)
+    if hypothetical:
+        for _ in range(rng.randint(1, 2)):
+            if len(sb.questions) < n_questions:
+                _ask_hypothetical(rng, style, sb, prog, ents, base_attrs, made, truth, max_links)
     while len(sb.questions) < n_questions:
         want_true = rng.random() < 0.5
         group = [(k, wt) for k, wt in (true_ if want_true else false_) if k not in used] or \
@@ -748,3 +770,37 @@ def _ask_aggregate(rng, style, sb, w: World, ents, attrs, truth, used) -> None:
         k_word = "person" if w is PEOPLE else w.kind
         sb.ask_choice(_say(Q_WHICH, rng, style, k=k_word, a=a), options, answer, depth, support)
         return
+
+
+def _ask_hypothetical(rng, style, sb, prog: base.Program, ents, base_attrs, made, truth, max_links: int) -> None:
+    """"If the bear were kind, would the cat be red?": a yes/no question on a derived attribute
+    in the world where one entity also has a base attribute the text neither gives nor denies
+    it. The program is solved again with that fact added: yes where the attribute then holds
+    and does not now; no where it still fails (a conclusion whose rule reads the supposed
+    attribute, or one of the same entity), or where it holds now and the new fact defeats it
+    through a rule's "not" condition. Asked only where the set has both, yes and no equally. Its
+    support is none: the answer rests on the supposition."""
+    targets = [("a", x, c) for x in ents for c in made]
+    found = {True: [], False: []}
+    for e in ents:
+        for a in base_attrs:
+            h = ("a", e, a)
+            if h in prog.facts:
+                continue
+            world = copy.deepcopy(prog)
+            world.fact(h, True, None)
+            after = world.solve()
+            reads_a = {d.conclusion[0] for d in prog.definitions if isinstance(d, base.Rule)
+                       and any(key[0] == "a" and key[2] == a for key, _ in d.conditions)}
+            for k in targets:
+                now, then = truth(k), world.truth(after, k)
+                if then.value is True and now.value is not True and then.depth <= max_links:
+                    found[True].append((h, k, then.depth))
+                elif then.value is not True and (now.value is True or k[1] == e or k in reads_a):
+                    found[False].append((h, k, now.depth))
+    if not (found[True] and found[False]):
+        return  # asked only where either answer can be drawn, so that yes and no stay even
+    yes = rng.random() < 0.5
+    (_, e, a), k, depth = rng.choice(found[yes])
+    f = "it" if k[1] == e and e.startswith("the ") and rng.random() < 0.5 else k[1]
+    sb.ask_boolean(_say(Q_IF, rng, style, e=e, a=a, f=f, c=k[2]), yes, depth, None)
