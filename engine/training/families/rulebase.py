@@ -20,11 +20,10 @@ Training only (no evaluation split draws it); its phrasings keep the held-out fi
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from decider.engine.training.corpus import DecisionSet
 from decider.engine.training.families import base
@@ -787,8 +786,7 @@ def _ask_hypothetical(rng, style, sb, prog: base.Program, ents, base_attrs, made
             h = ("a", e, a)
             if h in prog.facts:
                 continue
-            world = copy.deepcopy(prog)
-            world.fact(h, True, None)
+            world = replace(prog, facts={**prog.facts, h: (True, None)})  # rules shared, not changed
             after = world.solve()
             reads_a = {d.conclusion[0] for d in prog.definitions if isinstance(d, base.Rule)
                        and any(key[0] == "a" and key[2] == a for key, _ in d.conditions)}
