@@ -781,15 +781,15 @@ def _ask_hypothetical(rng, style, sb, prog: base.Program, ents, base_attrs, made
     support is none: the answer rests on the supposition."""
     targets = [("a", x, c) for x in ents for c in made]
     found = {True: [], False: []}
-    for e in ents:
-        for a in base_attrs:
+    for a in base_attrs:
+        reads_a = {d.conclusion[0] for d in prog.definitions if isinstance(d, base.Rule)
+                   and any(key[0] == "a" and key[2] == a for key, _ in d.conditions)}
+        for e in ents:
             h = ("a", e, a)
             if h in prog.facts:
                 continue
             world = replace(prog, facts={**prog.facts, h: (True, None)})  # rules shared, not changed
             after = world.solve()
-            reads_a = {d.conclusion[0] for d in prog.definitions if isinstance(d, base.Rule)
-                       and any(key[0] == "a" and key[2] == a for key, _ in d.conditions)}
             for k in targets:
                 now, then = truth(k), world.truth(after, k)
                 if then.value is True and now.value is not True and then.depth <= max_links:
