@@ -3,7 +3,7 @@ facts-and-rules text written by people, not by the corpus generator (bench/reali
 
     python bench/realistic_eval.py [--checkpoint DIR ...] [--policies parallel,independent]
                                    [--json docs/eval/realistic.json] [--precision fp32]
-                                   [--parallel-rest one|all|one,all]
+                                   [--parallel-rest one|all|one,all] [--reading-notes trained|0-3,...]
 
 A development set: it tells whether training on the generator's language carries over to
 the language users write. Nothing trains on it, and nothing should be tuned on it either:
@@ -105,19 +105,23 @@ def _part(scored: Scored, idx: range) -> Scored:
 
 
 def measure(checkpoint: str | None, files: list[Path], policies: list[str], precision: str,
-            first: int | None = None, shuffle: int | None = None, parallel_rest: str = "one") -> tuple[dict, dict]:
+            first: int | None = None, shuffle: int | None = None, parallel_rest: str = "one",
+            reading_notes: str = "trained") -> tuple[dict, dict]:
     """Every file's sets (its first `first` when given; with `shuffle`, each categorical
     question's options in an order drawn from that seed) decided in one run per policy, then
     summarised per file, per kind of question and in all; also returns each policy's Scored (for
-    the sign test)."""
+    the sign test). `reading_notes`: the pairing rules the tokenizer writes notes by (0: none),
+    or "trained": the checkpoint's own."""
     ckpt = load_checkpoint(checkpoint)
+    if reading_notes != "trained":
+        ckpt.tokenizer.reading_notes = int(reading_notes)
     data = {f.stem: load_jsonl(f)[:first] for f in files}
     if shuffle is not None:
         rng = random.Random(shuffle)
         data = {name: [options_shuffled(s, rng) for s in sets] for name, sets in data.items()}
     every = [s for sets in data.values() for s in sets]
     out = {"checkpoint": checkpoint or "shipped", "version": ckpt.version, "temperature": ckpt.temperature,
-           "parallel_rest": parallel_rest}
+           "parallel_rest": parallel_rest, "reading_notes": reading_notes}
     every_scored = {}
     for policy in policies:
         scored = run_policy(ckpt, every, policy, 0.9, ckpt.temperature, precision=precision, parallel_rest=parallel_rest)
@@ -130,6 +134,14 @@ def measure(checkpoint: str | None, files: list[Path], policies: list[str], prec
         out[policy] = rows
         every_scored[policy] = scored
     return out, every_scored
+
+
+def per_checkpoint(flag: str, value: str, allowed: set[str], n: int) -> list[str]:
+    """A comma-separated option given once (for every checkpoint) or once per checkpoint."""
+    values = value.split(",")
+    if len(values) not in (1, n) or not set(values) <= allowed:
+        raise SystemExit(f"{flag}: one of {sorted(allowed)}, once or once per checkpoint ({n}), got {value!r}")
+    return values * n if len(values) == 1 else values
 
 
 def main() -> int:
@@ -147,24 +159,27 @@ def main() -> int:
                    help="the parallel policy's rule where no answer is sure (EngineConfig.parallel_rest): one or "
                         "all, or one per checkpoint, comma-separated (--checkpoint C C --parallel-rest one,all "
                         "compares the two rules on C)")
+    p.add_argument("--reading-notes", default="trained",
+                   help="the pairing rules the notes are written by when answering (engine/notes.py): trained "
+                        "(each checkpoint's own) or 0 (none) to 3, once or once per checkpoint, comma-separated "
+                        "(--checkpoint C C --reading-notes trained,0 measures what C's notes do)")
     p.add_argument("--json", type=Path)
     p.add_argument("--answers", type=Path, help="also write every question's answer here (JSON lines)")
     args = p.parse_args()
     if not args.files:
         raise SystemExit(f"no labelled files in {HERE}")
     policies = args.policies.split(",")
-    rests = args.parallel_rest.split(",")
-    if len(rests) not in (1, len(args.checkpoint)) or not set(rests) <= {"one", "all"}:
-        raise SystemExit(f"--parallel-rest: 'one' or 'all', once or once per checkpoint ({len(args.checkpoint)}), "
-                         f"got {args.parallel_rest!r}")
-    measured = [measure(c, args.files, policies, args.precision, args.first, args.shuffle_options, rest)
-                for c, rest in zip(args.checkpoint, rests * len(args.checkpoint) if len(rests) == 1 else rests)]
+    n = len(args.checkpoint)
+    rests = per_checkpoint("--parallel-rest", args.parallel_rest, {"one", "all"}, n)
+    notes = per_checkpoint("--reading-notes", args.reading_notes, {"trained", "0", "1", "2", "3"}, n)
+    measured = [measure(c, args.files, policies, args.precision, args.first, args.shuffle_options, rest, rules)
+                for c, rest, rules in zip(args.checkpoint, rests, notes)]
     report = [r for r, _ in measured]
     for r, (_, scored) in zip(report[1:], measured[1:]):
         r["against_first"] = {p: sign_test(measured[0][1][p], scored[p]) for p in policies}
     for r in report:
         print(f"\n{r['checkpoint']} (decider-small {r['version']}, T = {r['temperature']}, "
-              f"parallel rest {r['parallel_rest']})")
+              f"parallel rest {r['parallel_rest']}, reading notes {r['reading_notes']})")
         for policy in args.policies.split(","):
             print(f"\n| {policy} | sets | questions | per item | chance | all correct | ECE | kept at 0.9 | "
                   "right at 0.9 | confidently wrong | says yes | yes is right |")

@@ -94,3 +94,25 @@ def test_questions_over_several_units_are_counted_and_every_answer_written():
     assert len(rows) == len(s.questions) and rows[0]["file"] == "plant" and rows[0]["set"] == 3
     assert [r["right"] for r in rows] == correct[0]
     assert all(r["truth"] == q.choices[a] for r, q, a in zip(rows, s.questions, s.answers))
+
+
+def test_the_notes_can_be_changed_when_answering(tiny, tmp_path):
+    """--reading-notes: a checkpoint answered with other pairing rules than it was trained with
+    (0: none) sees other text, so its confidences move; given once or once per checkpoint."""
+    from realistic_eval import measure, per_checkpoint
+
+    from decider.engine.checkpoint import save_checkpoint
+
+    folder = save_checkpoint(tiny, tmp_path / "ck")
+    plant = [f for f in FILES if f.stem == "plant"]
+    runs = {rules: measure(str(folder), plant, ["parallel"], "fp32", first=3, reading_notes=rules)
+            for rules in ("trained", "2")}
+    assert [r["reading_notes"] for r, _ in runs.values()] == ["trained", "2"]
+    confidence = {rules: scored["parallel"].confidence for rules, (_, scored) in runs.items()}
+    assert confidence["trained"] != confidence["2"]  # the tiny model reads no notes; with rules 2 it does
+    assert per_checkpoint("--reading-notes", "2", {"trained", "2"}, 3) == ["2", "2", "2"]
+    assert per_checkpoint("--reading-notes", "trained,2", {"trained", "2"}, 2) == ["trained", "2"]
+    with pytest.raises(SystemExit, match="once per checkpoint"):
+        per_checkpoint("--reading-notes", "trained,2", {"trained", "2"}, 3)
+    with pytest.raises(SystemExit, match="one of"):
+        per_checkpoint("--reading-notes", "4", {"trained", "2"}, 1)
