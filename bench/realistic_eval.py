@@ -203,7 +203,9 @@ def main() -> int:
     if args.answers:
         first = report[0][policies[0]]  # each file's set count, from the summary rows
         where = [(f.stem, i) for f in args.files for i in range(first[f.stem]["sets"])]
-        rows = [row for r, (_, scored) in zip(report, measured) for policy in policies
+        # the settings too: one checkpoint may be measured twice, under other rules
+        rows = [{**row, "parallel_rest": r["parallel_rest"], "reading_notes": r["reading_notes"]}
+                for r, (_, scored) in zip(report, measured) for policy in policies
                 for row in answer_rows(r["checkpoint"], policy, where, scored[policy])]
         args.answers.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return 0
