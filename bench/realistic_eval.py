@@ -28,6 +28,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from decider.engine.checkpoint import load_checkpoint
+from decider.engine.notes import LATEST_RULES
 from decider.engine.training.dataset import load_jsonl
 from decider.engine.training.evaluate import SELECTIVE, Scored, run_policy, summarise
 from decider.engine.training.train import options_shuffled
@@ -161,7 +162,7 @@ def main() -> int:
                         "compares the two rules on C)")
     p.add_argument("--reading-notes", default="trained",
                    help="the pairing rules the notes are written by when answering (engine/notes.py): trained "
-                        "(each checkpoint's own) or 0 (none) to 3, once or once per checkpoint, comma-separated "
+                        f"(each checkpoint's own) or 0 (none) to {LATEST_RULES}, once or once per checkpoint, comma-separated "
                         "(--checkpoint C C --reading-notes trained,0 measures what C's notes do)")
     p.add_argument("--json", type=Path)
     p.add_argument("--answers", type=Path, help="also write every question's answer here (JSON lines)")
@@ -171,7 +172,7 @@ def main() -> int:
     policies = args.policies.split(",")
     n = len(args.checkpoint)
     rests = per_checkpoint("--parallel-rest", args.parallel_rest, {"one", "all"}, n)
-    notes = per_checkpoint("--reading-notes", args.reading_notes, {"trained", "0", "1", "2", "3"}, n)
+    notes = per_checkpoint("--reading-notes", args.reading_notes, {"trained", *map(str, range(LATEST_RULES + 1))}, n)
     measured = [measure(c, args.files, policies, args.precision, args.first, args.shuffle_options, rest, rules)
                 for c, rest, rules in zip(args.checkpoint, rests, notes)]
     report = [r for r, _ in measured]
