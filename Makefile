@@ -70,16 +70,20 @@ train: $(STAMP)
 
 # The shipped model's card (it is trained on corpus v2): v2 test (parallel and independent, for
 # the joint-vs-independent targets), held-out templates, v2 novel lexicon and the v1 test split
-# (parallel). About 20 minutes on 2 cores at 2,000 sets per split,
-# most of it the independent policy.
+# (parallel); then people's text: bench/realistic and the written held-out sets (both
+# policies). About 35 minutes on 2 cores at 2,000 sets per split, most of it the independent policy.
 V2EVAL = $(BIN)/decider eval --checkpoint $(CKPT) --sets $(SETS) --oracle-sets 0 --json
+PEOPLE = $(BIN)/python bench/realistic_eval.py --checkpoint $(CKPT)
 card: $(STAMP)
 	$(V2EVAL) --corpus v2 --split test --policies parallel,independent --out docs/eval/v2-test.json
 	$(V2EVAL) --corpus v2 --split heldout --policies parallel --out docs/eval/v2-heldout.json
 	$(V2EVAL) --corpus v2 --split novel --policies parallel --out docs/eval/v2-novel.json
 	$(V2EVAL) --corpus v1 --split test --policies parallel --out docs/eval/v1-test.json
+	$(PEOPLE) --json docs/eval/realistic.json
+	$(PEOPLE) --files engine/training/written/heldout/*.jsonl --json docs/eval/written-heldout.json
 	$(BIN)/decider card --checkpoint $(CKPT) --test docs/eval/v2-test.json --heldout docs/eval/v2-heldout.json \
-	  --novel docs/eval/v2-novel.json --v1-test docs/eval/v1-test.json
+	  --novel docs/eval/v2-novel.json --v1-test docs/eval/v1-test.json \
+	  --people docs/eval/realistic.json docs/eval/written-heldout.json
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

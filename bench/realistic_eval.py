@@ -9,7 +9,8 @@ A development set: it tells whether training on the generator's language carries
 the language users write. Nothing trains on it, and nothing should be tuned on it either:
 a figure that rises here because the generator learned these sentences measures nothing.
 
-Per file and in all, per policy: per-item accuracy against what answering at random scores
+Per file, per domain where several files share one (a file's name up to its first dash), and
+in all, per policy: per-item accuracy against what answering at random scores
 (the mean of 1 / choices), all-correct sets, ECE, the answers kept at confidence 0.9 and how
 many of them are right, confidently wrong answers (>= 0.9), and on yes/no questions how
 often it says yes against how often yes is right (a model at its prior says yes whatever
@@ -101,7 +102,13 @@ def sign_test(base: Scored, other: Scored) -> dict:
     return stats.sign_test([c for cs in base.correct for c in cs], [c for cs in other.correct for c in cs])
 
 
-def _part(scored: Scored, idx: range) -> Scored:
+def domain(name: str) -> str:
+    """The domain a file of sets belongs to: its name up to the first dash (contracts-leases ->
+    contracts)."""
+    return name.split("-", 1)[0]
+
+
+def _part(scored: Scored, idx) -> Scored:
     return Scored(*[[getattr(scored, f.name)[i] for i in idx] for f in fields(Scored)])
 
 
@@ -126,10 +133,13 @@ def measure(checkpoint: str | None, files: list[Path], policies: list[str], prec
     every_scored = {}
     for policy in policies:
         scored = run_policy(ckpt, every, policy, 0.9, ckpt.temperature, precision=precision, parallel_rest=parallel_rest)
-        rows, start = {}, 0
+        rows, start, domains = {}, 0, {}
         for name, sets in data.items():
             rows[name] = summary(_part(scored, range(start, start + len(sets))))
+            domains.setdefault(domain(name), []).extend(range(start, start + len(sets)))
             start += len(sets)
+        if len(domains) < len(data):  # several files of a domain: a row for each domain too
+            rows |= {f"{name} (all)": summary(_part(scored, idx)) for name, idx in domains.items()}
         rows["all"] = summary(scored)
         rows["all"]["by_kind"] = by_kind(scored)
         out[policy] = rows

@@ -130,8 +130,9 @@ def cmd_card(args) -> int:
     folder = Path(args.checkpoint) if args.checkpoint else DEFAULT_CHECKPOINT
     reports = {name: json.loads(Path(path).read_text()) for name, path in
                (("test", args.test), ("heldout", args.heldout), ("novel", args.novel), ("v1-test", args.v1_test)) if path}
+    people = {Path(path).name: json.loads(Path(path).read_text()) for path in args.people}
     if args.heldout:  # a checkpoint trained on corpus v2: its card has the v2 splits and targets
-        path = write_card_v2(folder, reports)
+        path = write_card_v2(folder, reports, people)
     else:
         path = write_card(folder, reports["test"], reports["novel"])
     print(f"wrote {path}")
@@ -378,6 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--novel", required=True)
     k.add_argument("--heldout", help="v2: the held-out-template report (then --test and --novel are v2 reports)")
     k.add_argument("--v1-test", help="v2: the v1 test-split report")
+    k.add_argument("--people", nargs="*", default=[],
+                   help="v2: bench/realistic_eval.py --json reports on people's text (docs/eval/realistic.json, "
+                        "docs/eval/written-heldout.json)")
     k.set_defaults(func=cmd_card)
 
     from decider.settings import ServerSettings

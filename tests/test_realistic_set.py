@@ -116,3 +116,23 @@ def test_the_notes_can_be_changed_when_answering(tiny, tmp_path):
         per_checkpoint("--reading-notes", "trained,2", {"trained", "2"}, 3)
     with pytest.raises(SystemExit, match="one of"):
         per_checkpoint("--reading-notes", "4", {"trained", "2"}, 1)
+
+
+def test_files_of_one_domain_are_summed_up_as_a_domain(tiny, tmp_path):
+    """Several files of a domain (contracts-a, contracts-b) get a row for the domain too, made of
+    exactly their sets; a domain of one file (bench/realistic's) gets none."""
+    from realistic_eval import measure
+
+    from decider.engine.checkpoint import save_checkpoint
+
+    folder = save_checkpoint(tiny, tmp_path / "ck")
+    lines = next(f for f in FILES if f.stem == "plant").read_text().splitlines()
+    for name, part in (("plant-a", lines[:2]), ("plant-b", lines[2:5]), ("robot-x", lines[5:6])):
+        (tmp_path / f"{name}.jsonl").write_text("\n".join(part) + "\n")
+    files = sorted(tmp_path.glob("*.jsonl"))
+    rows = measure(str(folder), files, ["parallel"], "fp32")[0]["parallel"]
+    assert set(rows) == {"plant-a", "plant-b", "robot-x", "plant (all)", "robot (all)", "all"}
+    assert rows["plant (all)"]["sets"] == 5 and rows["robot (all)"] == rows["robot-x"]
+    assert rows["plant (all)"]["questions"] == rows["plant-a"]["questions"] + rows["plant-b"]["questions"]
+    alone = measure(str(folder), [files[0]], ["parallel"], "fp32")[0]["parallel"]
+    assert set(alone) == {"plant-a", "all"}

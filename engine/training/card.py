@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import platform
+import textwrap
 from pathlib import Path
 
 TARGETS = [
@@ -65,9 +66,65 @@ def _value(report: dict, policy: str, key: str):
     return r.get(key)
 
 
-def write_card_v2(folder: Path, reports: dict[str, dict]) -> Path:
+PEOPLE = {  # bench/realistic_eval.py --json reports the card reads, and the text each measures
+    "realistic.json": "bench/realistic: 72 requests written by hand for the three domains and for facts and rules, "
+                      "that no run trains on",
+    "written-heldout.json": "engine/training/written/heldout: the last five sets of each written file, never "
+                            "trained on (their files' other sets are)",
+}
+
+
+def _people_rows(report: dict, policy: str) -> dict[str, dict]:
+    """A realistic_eval report's rows per domain and in all: its per-domain rows where it has
+    them (several files per domain), else its per-file rows, which are then the domains."""
+    rows = report[policy]
+    domains = {k.removesuffix(" (all)"): v for k, v in rows.items() if k.endswith(" (all)")}
+    return {**(domains or {k: v for k, v in rows.items() if k != "all"}), "all": rows["all"]}
+
+
+def _people(cfg: dict, people: dict[str, list]) -> list[str]:
+    """The card's section on people's text, from bench/realistic_eval.py reports of this checkpoint."""
+    lines = ["### People's text", "",
+             "The splits above are the generator's language. These are sets written by hand in the language users "
+             "write; `make card` measures them with `python bench/realistic_eval.py` (fp32, the checkpoint's own "
+             "temperature), and chance is what answering at random scores:", ""]
+    for name, report in people.items():
+        lines.append(f"- `docs/eval/{name}`: {PEOPLE.get(name, name)}")
+    lines += ["", "| text | policy | domain | questions | per-item | chance | all-correct | ECE | "
+              "right at >= 0.9 (kept) | confidently wrong |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, report in people.items():
+        first = report[0]
+        if str(first["version"]) != str(cfg.get("version")):
+            raise ValueError(f"docs/eval/{name} measured version {first['version']}, the checkpoint is version "
+                             f"{cfg.get('version')}: run `make card` again")
+        for policy in ("parallel", "independent"):
+            for domain, r in _people_rows(first, policy).items() if policy in first else ():
+                lines.append(f"| {name.removesuffix('.json')} | {policy} | {domain} | {r['questions']} | "
+                             f"{_fmt(r['per_item'])} | {_fmt(r['chance'])} | {_fmt(r['all_correct'])} | "
+                             f"{_fmt(r['ece'])} | {_fmt(r['right_at_0.9'])} ({_fmt(r['kept_at_0.9'])}) | "
+                             f"{r['confidently_wrong']} |")
+    return [*lines, ""]
+
+
+def _limits(people: dict[str, list]) -> list[str]:
+    if not people:
+        return ["- It reads the language of docs/decision-language.md (corpus v1 and the v2 families); text far",
+                "  from it is outside what it was trained on, and its answers there are not calibrated."]
+    alls = {name: report[0]["parallel"]["all"] for name, report in people.items()}
+    said = "; ".join(f"{name.removesuffix('.json')}: {r['per_item']:.3f} right where chance is {r['chance']:.3f}, "
+                     f"{r['kept_at_0.9']:.1%} of answers at >= 0.9, {r['right_at_0.9']:.1%} of those right"
+                     for name, r in alls.items())
+    said = (f"- It reads the language of docs/decision-language.md (corpus v1 and the v2 families) far better than "
+            f"the language people write (parallel; {said}). On people's text, set `min_confidence` (0.9) and take "
+            "the questions it leaves undecided to a person.")
+    return textwrap.wrap(said, 100, subsequent_indent="  ")
+
+
+def write_card_v2(folder: Path, reports: dict[str, dict], people: dict[str, list] | None = None) -> Path:
     """The card of a checkpoint trained on corpus v2, from reports of the v2 test, held-out
-    template and novel splits and the v1 test split (parallel and independent policies)."""
+    template and novel splits and the v1 test split (parallel and independent policies), and
+    `people`: bench/realistic_eval.py reports by file name (docs/eval/NAME) on people's text."""
+    people = people or {}
     cfg = json.loads((folder / "config.json").read_text())
     cal = json.loads((folder / "calibration.json").read_text())
     lines = [
@@ -105,7 +162,8 @@ def write_card_v2(folder: Path, reports: dict[str, dict]) -> Path:
     for family, r in reports["test"]["parallel"].get("by_family", {}).items():
         lines.append(f"| {family} | {r['sets']} | {_fmt(r['per_item_accuracy'])} | {_fmt(r['all_correct'])} | "
                      f"{_fmt(r['ece'])} | {_fmt(r.get('rule_contradictions'))} |")
-    lines += ["", "## Targets", "", "| target | measured | met |", "|---|---|---|"]
+    lines += ["", *(_people(cfg, people) if people else []), "## Targets", "", "| target | measured | met |",
+              "|---|---|---|"]
     for what, split, policy, key, op, target in V2_TARGETS:
         v = _value(reports[split], policy, key) if split in reports else None
         met = v is not None and (v >= target if op == ">=" else v <= target)
@@ -119,9 +177,7 @@ def write_card_v2(folder: Path, reports: dict[str, dict]) -> Path:
         if pc is not None and ic is not None:
             lines.append(f"| rule contradictions, parallel <= independent (v2 test) | {pc:.4f} vs {ic:.4f} | "
                          f"{'yes' if pc <= ic else 'no'} |")
-    lines += ["", "## Limits", "",
-              "- It reads the language of docs/decision-language.md (corpus v1 and the v2 families); text far",
-              "  from it is outside what it was trained on, and its answers there are not calibrated.",
+    lines += ["", "## Limits", "", *_limits(people),
               "- Closed world: what is neither stated nor derivable is taken as false / the default.",
               "- Context window 512 tokens including the questions.", ""]
     notes = folder / "NOTES.md"
