@@ -45,10 +45,12 @@ def test_the_shipped_card_is_what_make_card_writes(tmp_path):
     assert f"| realistic | parallel | all | {realistic['questions']} | {realistic['per_item']:.4f} |" in written
 
 
-def test_a_report_of_another_version_is_refused(tmp_path):
+def test_a_report_of_another_version_or_kind_is_refused(tmp_path):
     folder = _folder(tmp_path)
     reports = {k: json.loads((EVAL / v).read_text()) for k, v in SPLITS.items()}
     stale = json.loads((EVAL / "realistic.json").read_text())
     stale[0]["version"] = "1"
     with pytest.raises(ValueError, match=r"measured version 1, the checkpoint is version .*make card"):
         write_card_v2(folder, reports, {"realistic.json": stale})
+    with pytest.raises(ValueError, match="not a report of `python bench/realistic_eval.py --json`"):
+        write_card_v2(folder, reports, {"v2-test.json": reports["test"]})

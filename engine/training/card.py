@@ -93,6 +93,9 @@ def _people(cfg: dict, people: dict[str, list]) -> list[str]:
     lines += ["", "| text | policy | domain | questions | per-item | chance | all-correct | ECE | "
               "right at >= 0.9 (kept) | confidently wrong |", "|---|---|---|---|---|---|---|---|---|---|"]
     for name, report in people.items():
+        if not (isinstance(report, list) and report and isinstance(report[0], dict) and "parallel" in report[0]):
+            raise ValueError(f"docs/eval/{name} is not a report of `python bench/realistic_eval.py --json` with the "
+                             "parallel policy")
         first = report[0]
         if str(first["version"]) != str(cfg.get("version")):
             raise ValueError(f"docs/eval/{name} measured version {first['version']}, the checkpoint is version "
