@@ -71,7 +71,7 @@ train: $(STAMP)
 # The shipped model's card (it is trained on corpus v2): v2 test (parallel and independent, for
 # the joint-vs-independent targets), held-out templates, v2 novel lexicon and the v1 test split
 # (parallel); then people's text: bench/realistic and the written held-out sets (both
-# policies). About 35 minutes on 2 cores at 2,000 sets per split, most of it the independent policy.
+# policies). About 30 minutes on 2 cores at 2,000 sets per split, most of it the independent policy.
 V2EVAL = $(BIN)/decider eval --checkpoint $(CKPT) --sets $(SETS) --oracle-sets 0 --json
 PEOPLE = $(BIN)/python bench/realistic_eval.py --checkpoint $(CKPT)
 card: $(STAMP)
